@@ -1,0 +1,137 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import websocket from '@fastify/websocket';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyBaseLogger } from 'fastify';
+import { sql } from 'kysely';
+import { Type, type TSchema } from 'typebox';
+import { btcFeatures } from './btc/index.js';
+import type { ServiceName } from './config.js';
+import type { App, AppContext, Feature, FeatureFactory } from './context.js';
+import { bearerAuth } from './http/auth.js';
+import { registerMetrics } from './http/metrics.js';
+import { Problem, errorHandler, sendProblem } from './http/problem.js';
+import { powerFeatures } from './power/index.js';
+
+export const SERVICE_FEATURES: Record<ServiceName, FeatureFactory[]> = {
+  btc: btcFeatures,
+  power: powerFeatures,
+};
+
+export interface BuiltApp {
+  app: App;
+  features: Feature[];
+}
+
+/**
+ * One Fastify server; each service is its own encapsulated plugin on it, so a process can
+ * mount both (the default) or one. /health, /metrics and /docs belong to the server.
+ */
+export async function buildApp(
+  ctx: AppContext,
+  featuresByService: Partial<Record<ServiceName, FeatureFactory[]>> = SERVICE_FEATURES,
+): Promise<BuiltApp> {
+  const app = Fastify({
+    // pino's Logger and Fastify's logger type differ only in typing; the instance is the same.
+    loggerInstance: ctx.log as unknown as FastifyBaseLogger,
+    bodyLimit: 1024 * 1024,
+    requestTimeout: 30_000,
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.addSchema(Problem);
+  app.setErrorHandler(errorHandler);
+  app.setNotFoundHandler((request, reply) =>
+    sendProblem(reply, 404, `no route for ${request.method} ${request.url.split('?')[0]}`),
+  );
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'satwatt',
+        version: '0.1.0',
+        description: 'Bitcoin and Danish electricity data for one household.',
+      },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  app.addHook('onRequest', bearerAuth(ctx.config.apiToken));
+  registerMetrics(app, ctx.health);
+  registerHealth(app, ctx);
+
+  const features: Feature[] = [];
+  for (const service of ctx.config.services) {
+    const made = (featuresByService[service] ?? []).map((make) => make(ctx));
+    features.push(...made);
+    await app.register(async (scope) => {
+      for (const f of made) await f.routes?.(scope);
+    });
+  }
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  return { app, features };
+}
+
+const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+const FeedState = Type.Object({
+  enabled: Type.Boolean(),
+  ok: Type.Boolean(),
+  connected: Nullable(Type.Boolean()),
+  last_success_at: Nullable(Type.String()),
+  last_message_at: Nullable(Type.String()),
+  last_error_at: Nullable(Type.String()),
+  last_error: Nullable(Type.String()),
+  failures: Type.Integer(),
+  reconnects: Type.Integer(),
+  detail: Nullable(Type.String()),
+});
+const HealthResponse = Type.Object({
+  status: Type.Union([Type.Literal('ok'), Type.Literal('degraded'), Type.Literal('down')]),
+  services: Type.Array(Type.String()),
+  uptime_s: Type.Integer(),
+  database: Type.Object({
+    kind: Type.String(),
+    ok: Type.Boolean(),
+    error: Nullable(Type.String()),
+    latency_ms: Type.Number(),
+  }),
+  feeds: Type.Record(Type.String(), FeedState),
+});
+
+function registerHealth(app: App, ctx: AppContext) {
+  app.get(
+    '/health',
+    {
+      schema: {
+        tags: ['health'],
+        summary: 'State of the database and of each feed',
+        response: { 200: HealthResponse, 503: HealthResponse },
+      },
+    },
+    async (_request, reply) => {
+      const started = performance.now();
+      let dbError: string | null = null;
+      try {
+        await sql`select 1`.execute(ctx.database.db);
+      } catch (e) {
+        dbError = (e as Error).message;
+      }
+      const feeds = Object.fromEntries(ctx.health.all().map((f) => [f.name, f.toJSON()]));
+      const degraded = ctx.health.all().some((f) => !f.ok);
+      const status = dbError ? 'down' : degraded ? 'degraded' : 'ok';
+      return reply.code(dbError ? 503 : 200).send({
+        status,
+        services: [...ctx.config.services],
+        uptime_s: Math.round(process.uptime()),
+        database: {
+          kind: ctx.database.kind,
+          ok: dbError === null,
+          error: dbError,
+          latency_ms: Number((performance.now() - started).toFixed(2)),
+        },
+        feeds,
+      });
+    },
+  );
+}

@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, DEFAULTS, loadConfig, parseJdbcUrl } from './config.js';
+
+const load = (env: Record<string, string>) => loadConfig(env, '/nonexistent-dir');
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    load(env);
+  } catch (e) {
+    if (e instanceof ConfigError) return e.problems;
+    throw e;
+  }
+  return [];
+}
+
+describe('config', () => {
+  it('has working defaults: both services, port 3030, embedded database in ./data', () => {
+    const c = load({});
+    expect(c.port).toBe(3030);
+    expect(c.host).toBe('127.0.0.1');
+    expect(c.services).toEqual(['btc', 'power']);
+    expect(c.database).toBeNull();
+    expect(c.dataDir).toBe('/nonexistent-dir/data');
+    expect(c.feeds).toEqual({ spot: true, ohlc: true, quote: true, rates: true, price: true });
+    expect(c.quoteTotalEur).toBe('55');
+    expect(Object.isFrozen(c) && Object.isFrozen(c.urls)).toBe(true);
+  });
+
+  it('reports every bad variable on its own line, naming it', () => {
+    const problems = problemsOf({
+      PORT: 'eighty',
+      SPOT_FEED_ENABLED: 'maybe',
+      PRICE_FEED_URL: 'not a url',
+      SERVICES: 'btc,gas',
+    });
+    expect(problems).toHaveLength(4);
+    expect(problems.map((p) => p.split(':')[0]).sort()).toEqual([
+      'PORT',
+      'PRICE_FEED_URL',
+      'SERVICES',
+      'SPOT_FEED_ENABLED',
+    ]);
+  });
+
+  it('refuses a non-loopback HOST without API_TOKEN, and a short token', () => {
+    expect(problemsOf({ HOST: '0.0.0.0' })).toEqual([
+      expect.stringMatching(/^API_TOKEN: required when HOST/),
+    ]);
+    expect(problemsOf({ HOST: '0.0.0.0', API_TOKEN: 'short' })).toEqual([
+      expect.stringMatching(/^API_TOKEN: must be/),
+    ]);
+    expect(load({ HOST: '0.0.0.0', API_TOKEN: 'a-long-enough-token' }).apiToken).toBe('a-long-enough-token');
+    expect(load({ HOST: 'localhost' }).apiToken).toBeNull();
+  });
+
+  it('parses DATABASE_URL and the JDBC form into the same connection', () => {
+    const a = load({ DATABASE_URL: 'postgres://root:s3cret@127.0.0.1:5432/test' }).database;
+    const b = load({ JDBC_URL: 'jdbc:postgresql://127.0.0.1:5432/test?user=root&password=s3cret' }).database;
+    expect(a).toEqual({ host: '127.0.0.1', port: 5432, database: 'test', user: 'root', password: 's3cret' });
+    expect(b).toEqual(a);
+    expect(parseJdbcUrl('jdbc:postgresql://db.local/power')).toEqual({
+      host: 'db.local',
+      port: 5432,
+      database: 'power',
+    });
+  });
+
+  it('prefers DATABASE_URL over JDBC_URL and rejects a malformed one without echoing the password', () => {
+    expect(
+      load({ DATABASE_URL: 'postgres://h/a', JDBC_URL: 'jdbc:postgresql://h/b' }).database?.database,
+    ).toBe('a');
+    const [p] = problemsOf({ JDBC_URL: 'postgresql://root:pw@h/db' });
+    expect(p).toMatch(/^JDBC_URL: expected jdbc:postgresql:/);
+    expect(problemsOf({ DATABASE_URL: 'mysql://u:topsecret@h/db' }).join()).not.toContain('topsecret');
+  });
+
+  it('lists a default for every variable', () => {
+    expect(Object.keys(DEFAULTS)).toContain('METERING_FEED_URL');
+    expect(problemsOf({ QUOTE_TOTAL_EUR: '-5', GRID_COMPANY_GLN: '123' })).toHaveLength(2);
+  });
+});
+
+describe('.env.example', () => {
+  it('lists every variable with its default', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { parse } = await import('dotenv');
+    const example = parse(readFileSync(new URL('../.env.example', import.meta.url)));
+    expect(example).toEqual(DEFAULTS);
+  });
+});

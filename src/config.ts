@@ -1,0 +1,257 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
+import path from 'node:path';
+import { parse as parseDotenv } from 'dotenv';
+
+export const SERVICE_NAMES = ['btc', 'power'] as const;
+export type ServiceName = (typeof SERVICE_NAMES)[number];
+
+export interface PgConnection {
+  host: string;
+  port: number;
+  database: string;
+  user?: string;
+  password?: string;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  services: readonly ServiceName[];
+  /** null means the embedded database in dataDir */
+  database: PgConnection | null;
+  dataDir: string;
+  apiToken: string | null;
+  logLevel: string;
+  providerTimeoutMs: number;
+  feeds: {
+    spot: boolean;
+    ohlc: boolean;
+    quote: boolean;
+    rates: boolean;
+    price: boolean;
+  };
+  quoteTotalEur: string;
+  strikeApiKey: string | null;
+  meteringToken: string | null;
+  meteringTokenFile: string;
+  gridCompanyGln: string;
+  urls: {
+    spot: string;
+    ohlc: string;
+    quote: string;
+    rates: string;
+    price: string;
+    metering: string;
+  };
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n${problems.join('\n')}`);
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+/** Every variable the service reads, with its default; .env.example and the README mirror this list. */
+export const DEFAULTS = {
+  PORT: '3030',
+  HOST: '127.0.0.1',
+  SERVICES: 'btc,power',
+  DATABASE_URL: '',
+  JDBC_URL: '',
+  DATA_DIR: './data',
+  API_TOKEN: '',
+  LOG_LEVEL: 'info',
+  PROVIDER_TIMEOUT_MS: '10000',
+  SPOT_FEED_ENABLED: 'true',
+  OHLC_FEED_ENABLED: 'true',
+  QUOTE_FEED_ENABLED: 'true',
+  RATES_FEED_ENABLED: 'true',
+  PRICE_FEED_ENABLED: 'true',
+  QUOTE_TOTAL_EUR: '55',
+  STRIKE_API_KEY: '',
+  METERING_TOKEN: '',
+  GRID_COMPANY_GLN: '5790000705689',
+  SPOT_FEED_URL: 'wss://ws.kraken.com/v2',
+  OHLC_FEED_URL: 'https://api.kraken.com',
+  QUOTE_FEED_URL: 'https://api.strike.me',
+  RATES_FEED_URL: 'https://api.frankfurter.dev',
+  PRICE_FEED_URL: 'https://api.energidataservice.dk',
+  METERING_FEED_URL: 'https://api.eloverblik.dk',
+} as const satisfies Record<string, string>;
+
+type VarName = keyof typeof DEFAULTS;
+
+/**
+ * The only reader of the environment. Variables set in the process win over `.env` in `cwd`.
+ * Collects every problem before failing, so a user fixes them all in one go.
+ */
+export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config {
+  const dotenvPath = path.join(cwd, '.env');
+  const fromFile = existsSync(dotenvPath) ? parseDotenv(readFileSync(dotenvPath)) : {};
+  const problems: string[] = [];
+  const raw = (name: VarName): string => {
+    const v = env[name] ?? fromFile[name];
+    return v === undefined || v.trim() === '' ? DEFAULTS[name] : v.trim();
+  };
+  const fail = <T>(name: VarName, why: string, fallback: T): T => {
+    problems.push(`${name}: ${why}`);
+    return fallback;
+  };
+
+  const int = (name: VarName, min: number, max: number): number => {
+    const v = raw(name);
+    const n = Number(v);
+    if (!/^\d+$/.test(v) || n < min || n > max)
+      return fail(name, `expected a whole number from ${min} to ${max}, got "${v}"`, min);
+    return n;
+  };
+  const bool = (name: VarName): boolean => {
+    const v = raw(name).toLowerCase();
+    if (['true', '1', 'yes', 'on'].includes(v)) return true;
+    if (['false', '0', 'no', 'off'].includes(v)) return false;
+    return fail(name, `expected true or false, got "${v}"`, false);
+  };
+  const url = (name: VarName, protocols: string[]): string => {
+    const v = raw(name);
+    try {
+      const u = new URL(v);
+      if (!protocols.includes(u.protocol))
+        return fail(name, `expected a ${protocols.join(' or ')} URL, got "${u.protocol}"`, v);
+      return v.replace(/\/+$/, '');
+    } catch {
+      return fail(name, `not a valid URL: "${v}"`, v);
+    }
+  };
+  const optional = (name: VarName): string | null => {
+    const v = raw(name);
+    return v === '' ? null : v;
+  };
+
+  const services = raw('SERVICES')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const unknown = services.filter((s) => !(SERVICE_NAMES as readonly string[]).includes(s));
+  if (unknown.length > 0 || services.length === 0)
+    fail(
+      'SERVICES',
+      `expected a comma-separated list of ${SERVICE_NAMES.join(', ')}, got "${raw('SERVICES')}"`,
+      0,
+    );
+
+  const host = raw('HOST');
+  const apiToken = optional('API_TOKEN');
+  if (apiToken !== null && apiToken.length < 16) fail('API_TOKEN', 'must be at least 16 characters long', 0);
+  if (apiToken === null && !isLoopback(host))
+    fail('API_TOKEN', `required when HOST is not a loopback address (HOST is "${host}")`, 0);
+
+  let database: PgConnection | null = null;
+  const databaseUrl = optional('DATABASE_URL');
+  const jdbcUrl = optional('JDBC_URL');
+  try {
+    if (databaseUrl !== null) database = parsePostgresUrl(databaseUrl);
+    else if (jdbcUrl !== null) database = parseJdbcUrl(jdbcUrl);
+  } catch (e) {
+    fail(databaseUrl !== null ? 'DATABASE_URL' : 'JDBC_URL', (e as Error).message, 0);
+  }
+
+  const quoteTotal = raw('QUOTE_TOTAL_EUR');
+  if (!/^\d{1,7}(\.\d{1,2})?$/.test(quoteTotal) || Number(quoteTotal) <= 0)
+    fail('QUOTE_TOTAL_EUR', `expected a positive amount with at most 2 decimals, got "${quoteTotal}"`, 0);
+  const gln = raw('GRID_COMPANY_GLN');
+  if (!/^\d{13}$/.test(gln)) fail('GRID_COMPANY_GLN', `expected a 13-digit GLN number, got "${gln}"`, 0);
+  const logLevel = raw('LOG_LEVEL');
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel))
+    fail('LOG_LEVEL', `expected one of fatal, error, warn, info, debug, trace, silent, got "${logLevel}"`, 0);
+
+  const config: Config = {
+    port: int('PORT', 0, 65535),
+    host,
+    services: [...new Set(services)] as ServiceName[],
+    database,
+    dataDir: path.resolve(cwd, raw('DATA_DIR')),
+    apiToken,
+    logLevel,
+    providerTimeoutMs: int('PROVIDER_TIMEOUT_MS', 100, 300_000),
+    feeds: {
+      spot: bool('SPOT_FEED_ENABLED'),
+      ohlc: bool('OHLC_FEED_ENABLED'),
+      quote: bool('QUOTE_FEED_ENABLED'),
+      rates: bool('RATES_FEED_ENABLED'),
+      price: bool('PRICE_FEED_ENABLED'),
+    },
+    quoteTotalEur: quoteTotal,
+    strikeApiKey: optional('STRIKE_API_KEY'),
+    meteringToken: optional('METERING_TOKEN'),
+    meteringTokenFile: path.resolve(cwd, '.token'),
+    gridCompanyGln: gln,
+    urls: {
+      spot: url('SPOT_FEED_URL', ['ws:', 'wss:']),
+      ohlc: url('OHLC_FEED_URL', ['http:', 'https:']),
+      quote: url('QUOTE_FEED_URL', ['http:', 'https:']),
+      rates: url('RATES_FEED_URL', ['http:', 'https:']),
+      price: url('PRICE_FEED_URL', ['http:', 'https:']),
+      metering: url('METERING_FEED_URL', ['http:', 'https:']),
+    },
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return deepFreeze(config);
+}
+
+export function isLoopback(host: string): boolean {
+  if (host === 'localhost') return true;
+  if (isIP(host) === 4) return host.startsWith('127.');
+  return host === '::1';
+}
+
+export function parsePostgresUrl(text: string): PgConnection {
+  let u: URL;
+  try {
+    u = new URL(text);
+  } catch {
+    throw new Error(`not a valid URL: "${redactUrl(text)}"`);
+  }
+  if (u.protocol !== 'postgres:' && u.protocol !== 'postgresql:')
+    throw new Error(`expected postgres://host:port/database, got "${u.protocol}"`);
+  return connectionFrom(u, u.searchParams.get('user'), u.searchParams.get('password'));
+}
+
+/** `jdbc:postgresql://host:port/db?user=…&password=…`, the form the original deployment used. */
+export function parseJdbcUrl(text: string): PgConnection {
+  if (!text.startsWith('jdbc:postgresql://'))
+    throw new Error('expected jdbc:postgresql://host:port/database?user=…&password=…');
+  let u: URL;
+  try {
+    u = new URL(text.slice('jdbc:'.length));
+  } catch {
+    throw new Error('expected jdbc:postgresql://host:port/database?user=…&password=…');
+  }
+  return connectionFrom(u, u.searchParams.get('user'), u.searchParams.get('password'));
+}
+
+function connectionFrom(u: URL, user: string | null, password: string | null): PgConnection {
+  const database = decodeURIComponent(u.pathname.replace(/^\//, ''));
+  if (u.hostname === '') throw new Error('the URL names no host');
+  if (database === '') throw new Error('the URL names no database');
+  const conn: PgConnection = { host: u.hostname, port: u.port === '' ? 5432 : Number(u.port), database };
+  const name = u.username !== '' ? decodeURIComponent(u.username) : user;
+  const pass = u.password !== '' ? decodeURIComponent(u.password) : password;
+  if (name) conn.user = name;
+  if (pass) conn.password = pass;
+  return conn;
+}
+
+function redactUrl(text: string): string {
+  return text.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
+}
+
+function deepFreeze<T>(o: T): T {
+  if (o !== null && typeof o === 'object') {
+    for (const v of Object.values(o)) deepFreeze(v);
+    Object.freeze(o);
+  }
+  return o;
+}

@@ -1,0 +1,81 @@
+import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { freshDatabase, TEST_DATABASE_URL, type TestDatabase } from '../../test/support/db.js';
+import { openDatabase } from './connect.js';
+import { parsePostgresUrl } from '../config.js';
+import { loadMigrations, migrate } from './migrate.js';
+
+let t: TestDatabase;
+afterEach(() => t?.close());
+
+async function migrationsDir(files: Record<string, string>): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'satwatt-mig-'));
+  for (const [name, text] of Object.entries(files)) {
+    await mkdir(path.join(dir, path.dirname(name)), { recursive: true });
+    await writeFile(path.join(dir, name), text);
+  }
+  return dir;
+}
+
+describe('migrations', () => {
+  it('applies the project migrations once and records them', async () => {
+    t = await freshDatabase({ migrated: false });
+    const first = await migrate(t.database);
+    expect(first).toContain('btc/0001_schema.sql');
+    expect(first).toContain('power/0001_schema.sql');
+    expect(await migrate(t.database)).toEqual([]);
+    const schemas = await sql<{
+      nspname: string;
+    }>`select nspname from pg_namespace where nspname in ('btc','power') order by 1`.execute(t.database.db);
+    expect(schemas.rows.map((r) => r.nspname)).toEqual(['btc', 'power']);
+  });
+
+  it('orders by version then schema, and rolls back a failing migration with its record', async () => {
+    t = await freshDatabase({ migrated: false });
+    const dir = await migrationsDir({
+      'b/0001_a.sql': 'create schema b; create table b.x (id int);',
+      'a/0002_a.sql': 'create schema a;',
+      'b/0002_bad.sql': 'insert into b.x values (1); select * from nowhere;',
+    });
+    const all = await loadMigrations(dir);
+    expect(all.map((m) => `${m.schema}/${m.version}`)).toEqual(['b/1', 'a/2', 'b/2']);
+    await expect(migrate(t.database, all)).rejects.toThrow(/b\/0002_bad.sql failed/);
+    const rows = await sql<{ n: number }>`select count(*)::int as n from b.x`.execute(t.database.db);
+    expect(rows.rows[0]?.n).toBe(0);
+    const recorded = await t.database.db
+      .selectFrom('satwatt_migrations')
+      .select(['schema_name', 'version'])
+      .execute();
+    expect(recorded).toHaveLength(2);
+  });
+
+  it('refuses to start when an applied migration was edited', async () => {
+    t = await freshDatabase({ migrated: false });
+    const dir = await migrationsDir({ 'c/0001_a.sql': 'create schema c;' });
+    await migrate(t.database, await loadMigrations(dir));
+    await writeFile(path.join(dir, 'c/0001_a.sql'), 'create schema c; -- edited');
+    await expect(migrate(t.database, await loadMigrations(dir))).rejects.toThrow(
+      /changed after it was applied/,
+    );
+  });
+
+  it('lets two processes migrate at once without applying anything twice', async () => {
+    t = await freshDatabase({ migrated: false });
+    const dir = await migrationsDir({
+      'd/0001_a.sql':
+        'create schema d; create table d.once (id int primary key); insert into d.once values (1);',
+    });
+    const migrations = await loadMigrations(dir);
+    // On a server the second connection pool stands for a second process; PGlite has only one.
+    const other = TEST_DATABASE_URL ? await openDatabase({ server: parsePostgresUrl(t.url!) }) : t.database;
+    try {
+      const results = await Promise.all([migrate(t.database, migrations), migrate(other, migrations)]);
+      expect(results.map((r) => r.length).sort()).toEqual([0, 1]);
+    } finally {
+      if (other !== t.database) await other.close();
+    }
+  });
+});

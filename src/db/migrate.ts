@@ -1,0 +1,90 @@
+import { createHash } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Database, ScriptSession } from './connect.js';
+
+export const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations', import.meta.url));
+/** Arbitrary constant key of the advisory lock that serializes migrations across processes. */
+const MIGRATION_LOCK_KEY = 4_711_0001;
+
+export interface Migration {
+  schema: string;
+  version: number;
+  name: string;
+  sql: string;
+  checksum: string;
+}
+
+/** `migrations/<schema>/<NNNN>_<name>.sql`, in order of version, then schema. */
+export async function loadMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]> {
+  const out: Migration[] = [];
+  for (const schema of (await readdir(dir, { withFileTypes: true })).filter((d) => d.isDirectory())) {
+    for (const file of (await readdir(path.join(dir, schema.name))).sort()) {
+      const m = /^(\d{4})_([a-z0-9_]+)\.sql$/.exec(file);
+      if (!m) throw new Error(`migration file name must be NNNN_name.sql: ${schema.name}/${file}`);
+      const sql = await readFile(path.join(dir, schema.name, file), 'utf8');
+      out.push({
+        schema: schema.name,
+        version: Number(m[1]),
+        name: file,
+        sql,
+        checksum: createHash('sha256').update(sql).digest('hex'),
+      });
+    }
+  }
+  return out.sort((a, b) => a.version - b.version || a.schema.localeCompare(b.schema));
+}
+
+/**
+ * Applies what is missing, each migration in its own transaction together with its record.
+ * An advisory lock makes a second process wait, then find nothing left to do.
+ * An applied migration whose file changed stops the start: migrations are frozen once they land.
+ */
+export async function migrate(database: Database, migrations?: Migration[]): Promise<string[]> {
+  const all = migrations ?? (await loadMigrations());
+  return database.withSession(async (s) => {
+    await s.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    try {
+      await s.exec(`create table if not exists public.satwatt_migrations (
+        schema_name text not null, version integer not null, name text not null,
+        checksum text not null, applied_at timestamptz not null default now(),
+        primary key (schema_name, version))`);
+      const applied = await s.query<{ schema_name: string; version: number; checksum: string; name: string }>(
+        'select schema_name, version, checksum, name from public.satwatt_migrations',
+      );
+      const byKey = new Map(applied.map((a) => [`${a.schema_name}/${a.version}`, a]));
+      const done: string[] = [];
+      for (const m of all) {
+        const prior = byKey.get(`${m.schema}/${m.version}`);
+        if (prior) {
+          if (prior.checksum !== m.checksum)
+            throw new Error(
+              `migration ${m.schema}/${m.name} changed after it was applied; add a new one instead`,
+            );
+          continue;
+        }
+        await applyOne(s, m);
+        done.push(`${m.schema}/${m.name}`);
+      }
+      return done;
+    } finally {
+      await s.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+    }
+  });
+}
+
+async function applyOne(s: ScriptSession, m: Migration): Promise<void> {
+  await s.exec('begin');
+  try {
+    await s.exec(m.sql);
+    await s.query(
+      'insert into public.satwatt_migrations (schema_name, version, name, checksum) values ($1, $2, $3, $4)',
+      [m.schema, m.version, m.name, m.checksum],
+    );
+    await s.exec('commit');
+  } catch (e) {
+    await s.exec('rollback');
+    throw new Error(`migration ${m.schema}/${m.name} failed: ${(e as Error).message}`, { cause: e });
+  }
+}

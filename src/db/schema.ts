@@ -1,0 +1,18 @@
+import type { Generated } from 'kysely';
+
+/**
+ * Every table Kysely knows, as the union of each feature's table types.
+ * A feature adds its tables in its own folder and one `extends` here.
+ */
+export interface CoreTables {
+  satwatt_migrations: {
+    schema_name: string;
+    version: number;
+    name: string;
+    checksum: string;
+    applied_at: Generated<Date>;
+  };
+}
+
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- features extend it
+export interface DB extends CoreTables {}

@@ -1,0 +1,62 @@
+/** What /health and /metrics report about each outbound feed. */
+export class FeedHealth {
+  connected: boolean | null = null;
+  lastSuccessAt: Date | null = null;
+  lastMessageAt: Date | null = null;
+  lastErrorAt: Date | null = null;
+  lastError: string | null = null;
+  reconnects = 0;
+  failures = 0;
+  detail: string | null = null;
+
+  constructor(
+    readonly name: string,
+    public enabled: boolean,
+  ) {}
+
+  success(at = new Date()) {
+    this.lastSuccessAt = at;
+    this.lastMessageAt = at;
+  }
+  failure(error: unknown, at = new Date()) {
+    this.failures++;
+    this.lastErrorAt = at;
+    this.lastError = error instanceof Error ? error.message : String(error);
+  }
+  /** Healthy when it has not failed since its last success. */
+  get ok(): boolean {
+    if (!this.enabled) return true;
+    if (this.lastErrorAt === null) return true;
+    return this.lastSuccessAt !== null && this.lastSuccessAt >= this.lastErrorAt;
+  }
+  toJSON() {
+    return {
+      enabled: this.enabled,
+      ok: this.ok,
+      connected: this.connected,
+      last_success_at: this.lastSuccessAt?.toISOString() ?? null,
+      last_message_at: this.lastMessageAt?.toISOString() ?? null,
+      last_error_at: this.lastErrorAt?.toISOString() ?? null,
+      last_error: this.lastError,
+      failures: this.failures,
+      reconnects: this.reconnects,
+      detail: this.detail,
+    };
+  }
+}
+
+export class HealthRegistry {
+  private readonly feeds = new Map<string, FeedHealth>();
+
+  feed(name: string, enabled = true): FeedHealth {
+    let f = this.feeds.get(name);
+    if (!f) {
+      f = new FeedHealth(name, enabled);
+      this.feeds.set(name, f);
+    }
+    return f;
+  }
+  all(): FeedHealth[] {
+    return [...this.feeds.values()];
+  }
+}

@@ -1,0 +1,58 @@
+import type { FastifyInstance } from 'fastify';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { HealthRegistry } from './health.js';
+
+/** Prometheus text at /metrics: process metrics, HTTP latency per route, and feed state. */
+export function registerMetrics(app: FastifyInstance, health: HealthRegistry): Registry {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const duration = new Histogram({
+    name: 'satwatt_http_request_duration_seconds',
+    help: 'HTTP request duration by route and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'satwatt_feed_ok',
+    help: '1 when the feed has not failed since its last success',
+    labelNames: ['feed'] as const,
+    registers: [registry],
+    collect() {
+      for (const f of health.all()) if (f.enabled) this.set({ feed: f.name }, f.ok ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'satwatt_feed_last_success_timestamp_seconds',
+    help: 'Unix time of the last successful poll or message',
+    labelNames: ['feed'] as const,
+    registers: [registry],
+    collect() {
+      for (const f of health.all())
+        if (f.lastSuccessAt) this.set({ feed: f.name }, f.lastSuccessAt.getTime() / 1000);
+    },
+  });
+  const counters = ['failures', 'reconnects'] as const;
+  for (const key of counters) {
+    new Counter({
+      name: `satwatt_feed_${key}_total`,
+      help: `Feed ${key} since start`,
+      labelNames: ['feed'] as const,
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const f of health.all()) if (f[key] > 0) this.inc({ feed: f.name }, f[key]);
+      },
+    });
+  }
+  app.addHook('onResponse', async (request, reply) => {
+    duration.observe(
+      { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: reply.statusCode },
+      reply.elapsedTime / 1000,
+    );
+  });
+  app.get('/metrics', { schema: { hide: true } }, async (_req, reply) => {
+    return reply.type(registry.contentType).send(await registry.metrics());
+  });
+  return registry;
+}

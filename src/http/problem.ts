@@ -1,0 +1,94 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+
+/** RFC 9457 problem details; every error answer of the API has this shape. */
+export const Problem = Type.Object(
+  {
+    type: Type.String(),
+    title: Type.String(),
+    status: Type.Integer(),
+    detail: Type.String(),
+  },
+  { $id: 'Problem', description: 'application/problem+json (RFC 9457)' },
+);
+
+const TITLES: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  406: 'Not Acceptable',
+  408: 'Request Timeout',
+  409: 'Conflict',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Content',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
+/** An error that is an answer: thrown anywhere below a route, it becomes problem+json. */
+export class HttpProblem extends Error {
+  constructor(
+    readonly status: number,
+    readonly detail: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(detail);
+  }
+}
+
+export const badRequest = (detail: string) => new HttpProblem(400, detail);
+export const notFound = (detail: string) => new HttpProblem(404, detail);
+export const conflict = (detail: string) => new HttpProblem(409, detail);
+export const unprocessable = (detail: string) => new HttpProblem(422, detail);
+
+/** Response schemas for the error statuses a route can give. */
+export function problems(...statuses: number[]): Record<number, typeof Problem> {
+  return Object.fromEntries(statuses.map((s) => [s, Problem]));
+}
+
+export function sendProblem(
+  reply: FastifyReply,
+  status: number,
+  detail: string,
+  headers: Record<string, string> = {},
+) {
+  return reply
+    .code(status)
+    .headers(headers)
+    .type('application/problem+json')
+    .send({ type: 'about:blank', title: TITLES[status] ?? 'Error', status, detail });
+}
+
+/** Names the offending field: `querystring.date: must match format "date"`. */
+export function validationDetail(error: FastifyError): string {
+  const first = error.validation?.[0];
+  if (!first) return error.message;
+  const where = error.validationContext ?? 'request';
+  const params = first.params;
+  let field = first.instancePath.replace(/^\//, '').replace(/\//g, '.');
+  if (typeof params.missingProperty === 'string') field = join(field, params.missingProperty);
+  if (typeof params.additionalProperty === 'string')
+    return `${where}${field ? `.${field}` : ''}: unknown field "${params.additionalProperty}"`;
+  return `${where}${field ? `.${field}` : ''}: ${first.message ?? 'is invalid'}`;
+}
+
+function join(a: string, b: string) {
+  return a ? `${a}.${b}` : b;
+}
+
+export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof HttpProblem) return sendProblem(reply, error.status, error.detail, error.headers);
+  const mapped = (error as { problem?: () => { status: number; detail: string } }).problem?.();
+  if (mapped) return sendProblem(reply, mapped.status, mapped.detail);
+  if (error.validation) return sendProblem(reply, 400, validationDetail(error));
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) return sendProblem(reply, status, error.message);
+  request.log.error({ err: error }, 'unhandled error');
+  return sendProblem(reply, 500, 'internal error; see the service log');
+}

@@ -1,0 +1,92 @@
+import { commands } from './commands.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { openDatabase } from './db/connect.js';
+import { migrate } from './db/migrate.js';
+import { createLogger, createRuntime } from './runtime.js';
+
+const USAGE = [
+  'usage: satwatt <command>',
+  '  serve                 run the services (default)',
+  '  migrate               apply database migrations and exit',
+  ...commands.map((c) => `  ${c.usage}`),
+].join('\n');
+
+async function main(argv: string[]): Promise<number> {
+  const [verb = 'serve', ...args] = argv;
+  if (verb === '--help' || verb === 'help') {
+    console.log(USAGE);
+    return 0;
+  }
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      for (const p of e.problems) console.error(`config error: ${p}`);
+      return 2;
+    }
+    throw e;
+  }
+  if (verb === 'serve') return serve(config);
+  if (verb === 'migrate') {
+    const database = await openDatabase({ server: config.database, dataDir: config.dataDir });
+    try {
+      const applied = await migrate(database);
+      console.log(applied.length ? `applied ${applied.join(', ')}` : 'database is up to date');
+    } finally {
+      await database.close();
+    }
+    return 0;
+  }
+  const command = commands.find((c) => c.name === verb);
+  if (!command) {
+    console.error(`unknown command "${verb}"\n${USAGE}`);
+    return 2;
+  }
+  const runtime = await createRuntime(config, {
+    log: createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel),
+  });
+  try {
+    return await command.run(args, runtime.ctx);
+  } finally {
+    await runtime.stop();
+  }
+}
+
+async function serve(config: Config): Promise<number> {
+  const runtime = await createRuntime(config);
+  const { app, ctx } = runtime;
+  let signalled = false;
+  const onSignal = (signal: string) => {
+    if (signalled) {
+      ctx.log.warn(`second ${signal}: exiting now`);
+      process.exit(1);
+    }
+    signalled = true;
+    ctx.log.info(`${signal}: shutting down`);
+    runtime.stop().then(
+      () => process.exit(0),
+      (e: unknown) => {
+        ctx.log.error({ err: e }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+  process.on('SIGINT', () => onSignal('SIGINT'));
+  await app.listen({ port: config.port, host: config.host });
+  ctx.log.info(
+    { services: config.services, database: config.database ? 'postgres' : config.dataDir },
+    `satwatt listening on http://${config.host}:${config.port} (API reference at /docs)`,
+  );
+  await runtime.startFeeds();
+  return new Promise<number>(() => {});
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (e: unknown) => {
+    console.error(e instanceof Error ? `error: ${e.message}` : e);
+    process.exit(1);
+  },
+);

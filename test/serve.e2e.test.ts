@@ -1,0 +1,54 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { freePort, runSatwatt, waitForHttp } from './support/process.js';
+
+const FEEDS_OFF = {
+  SPOT_FEED_ENABLED: 'false',
+  OHLC_FEED_ENABLED: 'false',
+  QUOTE_FEED_ENABLED: 'false',
+  RATES_FEED_ENABLED: 'false',
+  PRICE_FEED_ENABLED: 'false',
+};
+
+describe('satwatt serve, as a process', () => {
+  it('starts on the embedded database, refuses a second process on it, stops cleanly and restarts on the same data', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'satwatt-e2e-'));
+    const port = await freePort();
+    const env = { ...FEEDS_OFF, PORT: String(port), DATA_DIR: dataDir };
+    const first = runSatwatt(['serve'], env);
+    try {
+      const health = await (await waitForHttp(`http://127.0.0.1:${port}/health`)).json();
+      expect(health).toMatchObject({ status: 'ok', database: { kind: 'pglite', ok: true } });
+      expect(first.output()).toContain('migrations applied');
+
+      const second = runSatwatt(['serve'], { ...env, PORT: String(await freePort()) });
+      expect(await second.exited).toBe(1);
+      expect(second.output()).toMatch(/is in use by process \d+/);
+    } finally {
+      first.child.kill('SIGTERM');
+    }
+    expect(await first.exited).toBe(0);
+
+    const again = runSatwatt(['serve'], env);
+    try {
+      await waitForHttp(`http://127.0.0.1:${port}/health`);
+      expect(again.output()).not.toContain('migrations applied');
+    } finally {
+      again.child.kill('SIGINT');
+    }
+    expect(await again.exited).toBe(0);
+  });
+
+  it('stops at start with one line per bad variable', async () => {
+    const proc = runSatwatt(['serve'], { PORT: 'x', HOST: '0.0.0.0', OHLC_FEED_ENABLED: 'perhaps' });
+    expect(await proc.exited).toBe(2);
+    const lines = proc.output().trim().split('\n');
+    expect(lines).toEqual([
+      expect.stringMatching(/^config error: API_TOKEN: required when HOST/),
+      expect.stringMatching(/^config error: PORT: /),
+      expect.stringMatching(/^config error: OHLC_FEED_ENABLED: /),
+    ]);
+  });
+});

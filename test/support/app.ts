@@ -1,0 +1,77 @@
+import type { LightMyRequestResponse } from 'fastify';
+import { pino } from 'pino';
+import { loadConfig, type Config } from '../../src/config.js';
+import type { FeatureFactory } from '../../src/context.js';
+import { createRuntime, type Runtime } from '../../src/runtime.js';
+import { fixedClock, type Clock } from '../../src/shared/clock.js';
+import { freshDatabase, type TestDatabase } from './db.js';
+
+/** Every feed off unless a test turns it on; providers point nowhere unless a test points them at a fake. */
+const QUIET_ENV: Record<string, string> = {
+  SPOT_FEED_ENABLED: 'false',
+  OHLC_FEED_ENABLED: 'false',
+  QUOTE_FEED_ENABLED: 'false',
+  RATES_FEED_ENABLED: 'false',
+  PRICE_FEED_ENABLED: 'false',
+  SPOT_FEED_URL: 'ws://127.0.0.1:9',
+  OHLC_FEED_URL: 'http://127.0.0.1:9',
+  QUOTE_FEED_URL: 'http://127.0.0.1:9',
+  RATES_FEED_URL: 'http://127.0.0.1:9',
+  PRICE_FEED_URL: 'http://127.0.0.1:9',
+  METERING_FEED_URL: 'http://127.0.0.1:9',
+  PROVIDER_TIMEOUT_MS: '2000',
+  LOG_LEVEL: 'silent',
+};
+
+export function testConfig(env: Record<string, string> = {}): Config {
+  return loadConfig({ ...QUIET_ENV, ...env }, '/nonexistent-satwatt-test-dir');
+}
+
+export interface TestApp extends Runtime {
+  db: TestDatabase;
+  clock: ReturnType<typeof fixedClock>;
+  close(): Promise<void>;
+  /** JSON request through the app without a socket. */
+  call(
+    method: string,
+    url: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<LightMyRequestResponse>;
+}
+
+export async function startTestApp(
+  opts: {
+    env?: Record<string, string>;
+    now?: string;
+    clock?: Clock;
+    features?: Partial<Record<'btc' | 'power', FeatureFactory[]>>;
+    db?: TestDatabase;
+  } = {},
+): Promise<TestApp> {
+  const db = opts.db ?? (await freshDatabase());
+  const clock = fixedClock(opts.now ?? '2026-07-03T10:00:00Z');
+  const runtime = await createRuntime(testConfig(opts.env), {
+    database: db.database,
+    clock: opts.clock ?? clock,
+    log: pino({ level: 'silent' }),
+    features: opts.features,
+  });
+  await runtime.app.ready();
+  return {
+    ...runtime,
+    db,
+    clock,
+    close: async () => {
+      await runtime.stop();
+      if (!opts.db) await db.close();
+    },
+    call: (method, url, body, headers = {}) =>
+      runtime.app.inject({
+        method: method as 'GET',
+        url,
+        headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+        payload: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      }),
+  };
+}
