@@ -1,5 +1,5 @@
 import os from 'node:os';
-import type { Benchmark, BenchRow } from './lib.js';
+import type { BenchRow } from './lib.js';
 import { benchmarks } from './index.js';
 
 /** Runs every benchmark (or those named on the command line) and prints one table. */
