@@ -9,6 +9,7 @@ import { btcFeatures } from './btc/index.js';
 import type { ServiceName } from './config.js';
 import type { App, AppContext, Feature, FeatureFactory } from './context.js';
 import { bearerAuth } from './http/auth.js';
+import { registerLimits } from './http/limits.js';
 import { registerMetrics } from './http/metrics.js';
 import { Problem, errorHandler, sendProblem } from './http/problem.js';
 import { powerFeatures } from './power/index.js';
@@ -34,8 +35,8 @@ export async function buildApp(
   const app = Fastify({
     // pino's Logger and Fastify's logger type differ only in typing; the instance is the same.
     loggerInstance: ctx.log as unknown as FastifyBaseLogger,
-    bodyLimit: 1024 * 1024,
-    requestTimeout: 30_000,
+    bodyLimit: ctx.config.limits.bodyBytes,
+    handlerTimeout: ctx.config.limits.requestTimeoutMs,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -55,7 +56,14 @@ export async function buildApp(
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  await registerLimits(app, ctx.config.limits);
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    staticCSP: true,
+    // Swagger UI sets a few inline styles; scripts stay restricted to its own files.
+    transformStaticCSP: (header) =>
+      header.replace("style-src 'self' https:", "style-src 'self' https: 'unsafe-inline'"),
+  });
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
   app.addHook('onRequest', bearerAuth(ctx.config.apiToken));
   registerMetrics(app, ctx.health);

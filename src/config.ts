@@ -24,6 +24,14 @@ export interface Config {
   apiToken: string | null;
   logLevel: string;
   providerTimeoutMs: number;
+  limits: {
+    bodyBytes: number;
+    requestTimeoutMs: number;
+    /** Write requests per minute per client address. */
+    writesPerMinute: number;
+    /** Origins allowed by CORS; empty means no cross-origin access. */
+    corsOrigins: readonly string[];
+  };
   feeds: {
     spot: boolean;
     ohlc: boolean;
@@ -65,6 +73,10 @@ export const DEFAULTS = {
   API_TOKEN: '',
   LOG_LEVEL: 'info',
   PROVIDER_TIMEOUT_MS: '10000',
+  BODY_LIMIT_BYTES: '1048576',
+  REQUEST_TIMEOUT_MS: '30000',
+  WRITE_RATE_LIMIT: '120',
+  CORS_ORIGINS: '',
   SPOT_FEED_ENABLED: 'true',
   OHLC_FEED_ENABLED: 'true',
   QUOTE_FEED_ENABLED: 'true',
@@ -130,6 +142,25 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     return v === '' ? null : v;
   };
 
+  const origins = (): string[] => {
+    const list = raw('CORS_ORIGINS')
+      .split(',')
+      .map((o) => o.trim())
+      .filter(Boolean);
+    for (const o of list) {
+      try {
+        if (new URL(o).origin !== o) throw new Error();
+      } catch {
+        fail(
+          'CORS_ORIGINS',
+          `expected a comma-separated list of origins like https://example.com, got "${o}"`,
+          0,
+        );
+      }
+    }
+    return list;
+  };
+
   const services = raw('SERVICES')
     .split(',')
     .map((s) => s.trim())
@@ -176,6 +207,12 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     apiToken,
     logLevel,
     providerTimeoutMs: int('PROVIDER_TIMEOUT_MS', 100, 300_000),
+    limits: {
+      bodyBytes: int('BODY_LIMIT_BYTES', 1024, 100 * 1024 * 1024),
+      requestTimeoutMs: int('REQUEST_TIMEOUT_MS', 1000, 600_000),
+      writesPerMinute: int('WRITE_RATE_LIMIT', 1, 1_000_000),
+      corsOrigins: origins(),
+    },
     feeds: {
       spot: bool('SPOT_FEED_ENABLED'),
       ohlc: bool('OHLC_FEED_ENABLED'),

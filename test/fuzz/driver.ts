@@ -1,0 +1,213 @@
+import { Ajv } from 'ajv';
+import formats from 'ajv-formats';
+import fc from 'fast-check';
+import type { LightMyRequestResponse } from 'fastify';
+import { sql } from 'kysely';
+import type { Database } from '../../src/db/connect.js';
+import type { TestApp } from '../support/app.js';
+import { invalidObject, invalidValue, ODD_PATH_SEGMENTS, valid, type JsonSchema } from './arbitraries.js';
+
+interface Parameter {
+  name: string;
+  in: 'path' | 'query' | 'header';
+  required?: boolean;
+  schema: JsonSchema;
+}
+interface Operation {
+  parameters?: Parameter[];
+  requestBody?: { content: Record<string, { schema: JsonSchema }> };
+  responses: Record<string, { content?: Record<string, { schema: JsonSchema }> }>;
+}
+export interface Route {
+  method: string;
+  path: string;
+  op: Operation;
+}
+
+export interface FuzzRequest {
+  route: Route;
+  kind: 'valid' | 'invalid';
+  url: string;
+  body?: string;
+  contentType?: string;
+}
+
+/** Every operation of the app's OpenAPI document, except streams (they are not request/response). */
+export function routesOf(doc: { paths: Record<string, Record<string, Operation>> }, skip: RegExp): Route[] {
+  const out: Route[] = [];
+  for (const [path, ops] of Object.entries(doc.paths)) {
+    if (skip.test(path)) continue;
+    for (const [method, op] of Object.entries(ops)) out.push({ method: method.toUpperCase(), path, op });
+  }
+  return out;
+}
+
+const jsonBody = (op: Operation) => op.requestBody?.content['application/json']?.schema;
+
+function fill(path: string, values: Record<string, unknown>): string {
+  return path.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(scalar(values[name] ?? 'x')));
+}
+
+const scalar = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v));
+
+function query(values: Record<string, unknown>): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(values))
+    if (v !== undefined) q.set(k, typeof v === 'string' ? v : JSON.stringify(v));
+  const s = q.toString();
+  return s ? `?${s}` : '';
+}
+
+function paramsObject(params: Parameter[], where: 'path' | 'query'): JsonSchema {
+  const ps = params.filter((p) => p.in === where);
+  return {
+    type: 'object',
+    properties: Object.fromEntries(ps.map((p) => [p.name, p.schema])),
+    required: ps.filter((p) => p.required || where === 'path').map((p) => p.name),
+  };
+}
+
+/** Requests the route's schema accepts, and requests it must reject. */
+export function requestsFor(route: Route): {
+  valid: fc.Arbitrary<FuzzRequest>;
+  invalid: fc.Arbitrary<FuzzRequest>;
+} {
+  const params = route.op.parameters ?? [];
+  const pathSchema = paramsObject(params, 'path');
+  const querySchema = paramsObject(params, 'query');
+  const body = jsonBody(route.op);
+  const build = (
+    kind: FuzzRequest['kind'],
+    p: unknown,
+    q: unknown,
+    b: unknown,
+    raw?: { body: string; type: string },
+  ): FuzzRequest => ({
+    route,
+    kind,
+    url: fill(route.path, p as Record<string, unknown>) + query((q ?? {}) as Record<string, unknown>),
+    body: raw ? raw.body : b === undefined ? undefined : JSON.stringify(b),
+    contentType: raw ? raw.type : b === undefined ? undefined : 'application/json',
+  });
+  const validBody = body ? valid(body) : fc.constant(undefined);
+  const validReq = fc
+    .tuple(valid(pathSchema), valid(querySchema), validBody)
+    .map(([p, q, b]) => build('valid', p, q, b));
+
+  const broken: fc.Arbitrary<FuzzRequest>[] = [];
+  const pathNames = Object.keys(pathSchema.properties ?? {});
+  if (pathNames.length > 0) {
+    broken.push(
+      fc
+        .tuple(
+          valid(pathSchema),
+          fc.constantFrom(...pathNames),
+          fc.constantFrom(...ODD_PATH_SEGMENTS),
+          valid(querySchema),
+          validBody,
+        )
+        .map(([p, name, odd, q, b]) => ({
+          ...build('invalid', p, q, b),
+          url:
+            route.path.replace(/\{(\w+)\}/g, (_m, n: string) =>
+              n === name ? odd : encodeURIComponent(String((p as Record<string, unknown>)[n])),
+            ) + query(q as Record<string, unknown>),
+        })),
+    );
+  }
+  if (Object.keys(querySchema.properties ?? {}).length > 0) {
+    const [name, schema] = fc.sample(fc.constantFrom(...Object.entries(querySchema.properties ?? {})), 1)[0]!;
+    broken.push(
+      fc
+        .tuple(valid(pathSchema), valid(querySchema), invalidValue(schema), validBody)
+        .map(([p, q, bad, b]) => build('invalid', p, { ...(q as object), [name]: bad }, b)),
+    );
+  }
+  if (body) {
+    broken.push(
+      fc
+        .tuple(valid(pathSchema), valid(querySchema), invalidObject(body))
+        .map(([p, q, b]) => build('invalid', p, q, b)),
+    );
+    broken.push(
+      fc
+        .tuple(
+          valid(pathSchema),
+          valid(querySchema),
+          fc.constantFrom(
+            { body: '{"unterminated": ', type: 'application/json' },
+            { body: 'not json at all', type: 'application/json' },
+            { body: '<xml/>', type: 'application/xml' },
+            { body: 'a=1&b=2', type: 'application/x-www-form-urlencoded' },
+            { body: '', type: 'application/json' },
+            { body: JSON.stringify({ pad: 'x'.repeat(2_000_000) }), type: 'application/json' },
+          ),
+        )
+        .map(([p, q, raw]) => build('invalid', p, q, undefined, raw)),
+    );
+  }
+  return { valid: validReq, invalid: broken.length > 0 ? fc.oneof(...broken) : validReq };
+}
+
+const ajv = new Ajv({ strict: false, allErrors: false });
+// ajv-formats is CommonJS; its default export arrives wrapped under ESM.
+(formats as unknown as { default: (a: Ajv) => void }).default(ajv);
+const problemSchema = {
+  type: 'object',
+  required: ['type', 'title', 'status', 'detail'],
+  properties: {
+    type: { type: 'string' },
+    title: { type: 'string' },
+    status: { type: 'integer' },
+    detail: { type: 'string' },
+  },
+};
+
+/** Why an answer breaks the contract, or null when it keeps it. */
+export function contractViolation(req: FuzzRequest, res: LightMyRequestResponse): string | null {
+  const where = `${req.route.method} ${req.url.slice(0, 120)} → ${res.statusCode}`;
+  if (res.statusCode >= 500) return `${where}: server error ${res.body.slice(0, 300)}`;
+  const declared = req.route.op.responses[String(res.statusCode)];
+  if (res.statusCode >= 400) {
+    if (!String(res.headers['content-type']).includes('application/problem+json'))
+      return `${where}: not problem+json`;
+    if (!ajv.validate(problemSchema, res.json()))
+      return `${where}: not a problem body ${res.body.slice(0, 200)}`;
+    if (res.json<{ detail: string }>().detail.trim() === '') return `${where}: empty detail`;
+    return null;
+  }
+  const schema = declared?.content?.['application/json']?.schema;
+  if (!declared) return `${where}: status not declared in the route's schema`;
+  if (schema && !ajv.validate(schema, res.json()))
+    return `${where}: body does not match schema: ${ajv.errorsText()}`;
+  return null;
+}
+
+/** A digest of every row of every table in the service schemas: equal digests, equal data. */
+export async function databaseDigest(database: Database): Promise<string> {
+  const tables = await sql<{ name: string }>`
+    select format('%I.%I', table_schema, table_name) as name from information_schema.tables
+    where table_schema in ('btc', 'power') and table_type = 'BASE TABLE' order by 1`.execute(database.db);
+  const parts: string[] = [];
+  for (const { name } of tables.rows) {
+    const r = await sql<{
+      d: string | null;
+    }>`select md5(string_agg(t::text, '|' order by t::text)) as d from ${sql.raw(name)} t`.execute(
+      database.db,
+    );
+    parts.push(`${name}:${r.rows[0]?.d ?? 'empty'}`);
+  }
+  return parts.join('\n');
+}
+
+export async function send(app: TestApp, req: FuzzRequest, token: string): Promise<LightMyRequestResponse> {
+  return app.app.inject({
+    method: req.route.method as 'GET',
+    url: req.url,
+    payload: req.body,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(req.contentType ? { 'content-type': req.contentType } : {}),
+    },
+  });
+}
