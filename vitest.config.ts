@@ -5,7 +5,7 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     setupFiles: ['test/support/setup.ts'],
     pool: 'forks',
-    testTimeout: 30_000,
+    testTimeout: 60_000,
     hookTimeout: 60_000,
     env: { TZ: 'UTC' },
   },

@@ -52,7 +52,9 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
   const releaseLock = dataDir ? await acquireDataDirLock(dataDir) : async () => {};
   let pglite: PGlite;
   try {
-    pglite = await PGlite.create(dataDir ? path.join(dataDir, 'pg') : undefined, {
+    // The options-object form: with a positional undefined data folder PGlite ignores the options.
+    pglite = await PGlite.create({
+      ...(dataDir ? { dataDir: path.join(dataDir, 'pg') } : {}),
       parsers: {
         [OID.INT8]: parseInt8,
         [OID.NUMERIC]: identity,
