@@ -23,6 +23,16 @@ const probe: FeatureFactory = (ctx) => {
         async (req) => ({ date: req.query.date }),
       );
       app.get(
+        '/api/probe/item/:id',
+        {
+          schema: {
+            params: Type.Object({ id: Type.String() }),
+            response: { 200: Type.Object({ id: Type.String() }) },
+          },
+        },
+        async (req) => ({ id: req.params.id }),
+      );
+      app.get(
         '/api/probe/private',
         { config: { private: true }, schema: { response: { 200: Type.Object({ ok: Type.Boolean() }) } } },
         async () => ({ ok: true }),
@@ -103,6 +113,17 @@ describe('the app shell', () => {
     const broken = await t.call('POST', '/api/probe', '{"sats": ', { authorization: `Bearer ${TOKEN}` });
     expect(broken.statusCode).toBe(400);
     expect(broken.headers['content-type']).toContain('application/problem+json');
+  });
+
+  it('answers malformed and overlong paths with problem+json', async () => {
+    const long = await t.call('GET', `/api/probe/item/${'x'.repeat(500)}`);
+    expect(long.statusCode).toBe(414);
+    expect(long.headers['content-type']).toContain('application/problem+json');
+    expect(long.json().detail).toMatch(/^path: a path parameter is longer/);
+    const bad = await t.call('GET', '/api/probe/item/%zz');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.headers['content-type']).toContain('application/problem+json');
+    expect((await t.call('GET', '/api/probe/item/%F0%9F%98%80')).json()).toEqual({ id: '😀' });
   });
 
   it('requires the bearer token on writes and private reads only', async () => {
