@@ -1,4 +1,5 @@
 import type { FeatureFactory } from '../context.js';
+import { ratesFeature } from './rates/index.js';
 
-/** The btc service's features, mounted in this order. */
-export const btcFeatures: FeatureFactory[] = [];
+/** The btc service's features, mounted in this order; rates first, the others call ratesOf(ctx). */
+export const btcFeatures: FeatureFactory[] = [ratesFeature];
