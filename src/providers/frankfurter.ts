@@ -48,17 +48,15 @@ export class FrankfurterClient {
       retries: opts.retries ?? 2,
       initialDelayMs: opts.initialDelayMs ?? 300,
       maxDelayMs: 5_000,
-      health: opts.health,
     });
   }
 
   /** The rates of a day (YYYY-MM-DD, or "latest"), in the v1 shape, validated. */
-  async v1(
-    day: string,
-    base: string,
-    symbols: string[],
-    o: { signal?: AbortSignal; retries?: number } = {},
-  ): Promise<V1Rates> {
+  v1(day: string, base: string, symbols: string[], o: CallOptions = {}): Promise<V1Rates> {
+    return this.recorded(() => this.fetchV1(day, base, symbols, o));
+  }
+
+  private async fetchV1(day: string, base: string, symbols: string[], o: CallOptions): Promise<V1Rates> {
     const body = await this.http.get<unknown>(`/v1/${day}`, {
       query: { base, symbols: symbols.join(',') },
       signal: o.signal,
@@ -67,32 +65,44 @@ export class FrankfurterClient {
     try {
       return parseV1(body);
     } catch (e) {
-      const err = new ProviderError(FRANKFURTER, `malformed answer for ${day}: ${(e as Error).message}`, {
-        status: 200,
-        transient: false,
-      });
-      this.opts.health?.failure(err);
-      throw err;
+      throw malformed(`malformed answer for ${day}: ${(e as Error).message}`);
     }
   }
 
-  /** USD→EUR, USD→DKK and the EUR/DKK cross of a day (or the latest). */
-  async usdRates(day: string, o: { signal?: AbortSignal; retries?: number } = {}): Promise<UsdRates> {
-    const v1 = await this.v1(day, 'USD', ['EUR', 'DKK'], o);
-    const usdEur = v1.rates.EUR;
-    const usdDkk = v1.rates.DKK;
-    if (v1.base !== 'USD' || usdEur === undefined || usdDkk === undefined) {
-      const err = new ProviderError(
-        FRANKFURTER,
-        `answer for ${day} lacks USD-based EUR and DKK (base ${v1.base}, rates ${Object.keys(v1.rates).join(',')})`,
-        { status: 200, transient: false },
-      );
-      this.opts.health?.failure(err);
-      throw err;
+  /** USD→EUR, USD→DKK and the EUR/DKK cross of a day (YYYY-MM-DD, or "latest"). */
+  usdRates(day: string, o: CallOptions = {}): Promise<UsdRates> {
+    return this.recorded(async () => {
+      const v1 = await this.fetchV1(day, 'USD', ['EUR', 'DKK'], o);
+      const usdEur = v1.rates.EUR;
+      const usdDkk = v1.rates.DKK;
+      if (v1.base !== 'USD' || usdEur === undefined || usdDkk === undefined)
+        throw malformed(
+          `answer for ${day} lacks USD-based EUR and DKK (base ${v1.base}, rates ${Object.keys(v1.rates).join(',')})`,
+        );
+      return { rates_date: v1.date, usd_eur: usdEur, usd_dkk: usdDkk, eur_dkk: crossRate(usdEur, usdDkk) };
+    });
+  }
+
+  /** Health counts a call good only once its answer passed validation. */
+  private async recorded<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      const value = await call();
+      this.opts.health?.success();
+      return value;
+    } catch (e) {
+      this.opts.health?.failure(e);
+      throw e;
     }
-    return { rates_date: v1.date, usd_eur: usdEur, usd_dkk: usdDkk, eur_dkk: crossRate(usdEur, usdDkk) };
   }
 }
+
+interface CallOptions {
+  signal?: AbortSignal;
+  retries?: number;
+}
+
+const malformed = (message: string) =>
+  new ProviderError(FRANKFURTER, message, { status: 200, transient: false });
 
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 
