@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { CandleTables } from '../btc/candles/tables.js';
 import type { RatesTables } from '../btc/rates/tables.js';
 
 /**
@@ -15,4 +16,4 @@ export interface CoreTables {
   };
 }
 
-export interface DB extends CoreTables, RatesTables {}
+export interface DB extends CoreTables, RatesTables, CandleTables {}
