@@ -141,6 +141,13 @@ describe('GET /api/currencies/:date', () => {
     expect(res.json().detail).toMatch(/frankfurter/);
   });
 
+  it('refuses a future or malformed date in forDate too, asking nobody', async () => {
+    const rates = ratesOf(t.ctx);
+    await expect(rates.forDate('2026-07-05')).rejects.toMatchObject({ status: 400, detail: /^date: / });
+    await expect(rates.forDate('2026-7-5')).rejects.toMatchObject({ status: 400, detail: /^date: / });
+    expect(fake.requests).toHaveLength(0);
+  });
+
   it('makes one provider call for concurrent misses of one date', async () => {
     const rates = ratesOf(t.ctx);
     const all = await Promise.all(Array.from({ length: 8 }, () => rates.forDate('2026-06-16')));
@@ -233,17 +240,22 @@ describe('start and refresh', () => {
     }
   });
 
-  it('keeps today right across the 25-hour day of the autumn change', async () => {
+  it.each([
+    // 2026-03-29 is 23 hours long in Denmark; 22:30Z is already 00:30 on 2026-03-30 (CEST).
+    ['23-hour', '2026-03-29T22:30:00Z', '2026-03-30', '2026-03-27'],
+    // 2026-10-25 is 25 hours long; 23:30Z is already 00:30 on 2026-10-26 (CET).
+    ['25-hour', '2026-10-25T23:30:00Z', '2026-10-26', '2026-10-23'],
+  ])('keeps today right just after a %s day', async (_name, now, today, stored) => {
     await clear();
-    // 2026-10-25 is 25 hours long in Denmark; 23:30Z is already 00:30 on 2026-10-26 (CET).
-    const t = await app('2026-10-25T23:30:00Z');
+    const t = await app(now);
     try {
-      await repo.upsert(db.database.db, record('2026-10-23'));
-      expect((await t.call('GET', '/api/currencies/2026-10-26')).json()).toMatchObject({
-        date: '2026-10-26',
-        rates_date: '2026-10-23',
+      await repo.upsert(db.database.db, record(stored));
+      expect((await t.call('GET', `/api/currencies/${today}`)).json()).toMatchObject({
+        date: today,
+        rates_date: stored,
       });
-      expect((await t.call('GET', '/api/currencies/2026-10-27')).statusCode).toBe(400);
+      const tomorrow = new Date(Date.parse(today) + 86_400_000).toISOString().slice(0, 10);
+      expect((await t.call('GET', `/api/currencies/${tomorrow}`)).statusCode).toBe(400);
     } finally {
       await t.close();
     }

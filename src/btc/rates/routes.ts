@@ -1,6 +1,5 @@
 import type { App } from '../../context.js';
-import { badRequest, problems } from '../../http/problem.js';
-import { isCalendarDate } from '../../shared/danish-time.js';
+import { problems } from '../../http/problem.js';
 import type { DailyRates } from './contract.js';
 import { CurrencyParams, CurrencyRates } from './schemas.js';
 import type { Rates } from './service.js';
@@ -19,11 +18,7 @@ export function ratesRoutes(app: App, rates: Rates): void {
         response: { 200: CurrencyRates, ...problems(400, 502, 503) },
       },
     },
-    async (request) => {
-      const { date } = request.params;
-      if (!isCalendarDate(date)) throw badRequest(`date: "${date}" is not a calendar date YYYY-MM-DD`);
-      return toJson(await rates.forRequest(date));
-    },
+    async (request) => toJson(await rates.forRequest(request.params.date)),
   );
 }
 

@@ -5,7 +5,7 @@ import { badRequest } from '../../http/problem.js';
 import type { FrankfurterClient } from '../../providers/frankfurter.js';
 import { ProviderError } from '../../providers/http.js';
 import type { Clock } from '../../shared/clock.js';
-import { danishDate } from '../../shared/danish-time.js';
+import { danishDate, isCalendarDate } from '../../shared/danish-time.js';
 import type { DailyRates, RatesService } from './contract.js';
 import * as repo from './repository.js';
 
@@ -42,7 +42,9 @@ export class Rates implements RatesService {
     return danishDate(this.deps.clock.now());
   }
 
+  /** Also refuses (400, naming `date`) a malformed day, a future one, and one before the ECB's first rates. */
   async forDate(date: string, signal?: AbortSignal): Promise<DailyRates> {
+    this.checkDate(date);
     const stored = await repo.findByDate(this.deps.db, date);
     if (stored) return stored;
     let pending = this.inFlight.get(date);
@@ -58,15 +60,20 @@ export class Rates implements RatesService {
    * exists); a past day its stored record, or fetched and stored; a future day is bad input.
    */
   async forRequest(date: string): Promise<DailyRates> {
-    const today = this.today();
-    if (date > today) throw badRequest(`date: ${date} is in the future (today in Denmark is ${today})`);
-    if (date < FIRST_RATES_DATE)
-      throw badRequest(`date: ${date} is before the first ECB reference rates (${FIRST_RATES_DATE})`);
-    if (date === today) {
+    this.checkDate(date);
+    if (date === this.today()) {
       const latest = await repo.findLatest(this.deps.db);
       if (latest) return { ...latest, date };
     }
     return this.forDate(date, this.deps.shutdown);
+  }
+
+  private checkDate(date: string): void {
+    if (!isCalendarDate(date)) throw badRequest(`date: "${date}" is not a calendar date YYYY-MM-DD`);
+    const today = this.today();
+    if (date > today) throw badRequest(`date: ${date} is in the future (today in Denmark is ${today})`);
+    if (date < FIRST_RATES_DATE)
+      throw badRequest(`date: ${date} is before the first ECB reference rates (${FIRST_RATES_DATE})`);
   }
 
   /** Seeds the in-memory latest from the latest stored record. */
