@@ -23,6 +23,8 @@ export class FakeKrakenOhlc {
   salt = 0;
   /** When set, `since` is ignored and the whole window is answered. */
   ignoreSince = false;
+  /** When each request was answered (ms), to see the client's spacing. */
+  readonly answeredAt: number[] = [];
 
   private constructor(
     readonly server: FakeHttpServer,
@@ -58,6 +60,7 @@ export class FakeKrakenOhlc {
   }
 
   answer(req: FakeRequest): FakeReply {
+    this.answeredAt.push(performance.now());
     const pair = req.query.get('pair') ?? '';
     const interval = Number(req.query.get('interval') ?? '1');
     const canonical = CANONICAL[pair];

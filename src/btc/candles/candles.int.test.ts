@@ -145,6 +145,19 @@ describe('the hourly and daily candles', () => {
   });
 });
 
+describe('spacing', () => {
+  it('keeps the given gap between provider calls, across pairs and intervals', async () => {
+    const client = new KrakenOhlcClient({ baseUrl: fake.url, timeoutMs: 500 });
+    const spaced = new Candles({ db: db.database.db, client, minGapMs: 100 });
+    fake.answeredAt.length = 0;
+    await Promise.all([spaced.pollAll('minute'), spaced.pollAll('hour'), spaced.pollAll('day')]);
+    const times = [...fake.answeredAt].sort((a, b) => a - b);
+    expect(times).toHaveLength(6);
+    // Five gaps of 100 ms between the six calls; answer latency may shift the ends a little.
+    expect(times[5]! - times[0]!).toBeGreaterThanOrEqual(450);
+  });
+});
+
 describe('failures', () => {
   it('stores nothing for an error in a 200 answer and resumes on the next poll', async () => {
     fake.server.failNext({ kind: 'status', status: 200, json: { error: ['EService:Busy'], result: {} } });
@@ -193,7 +206,7 @@ describe('the feature', () => {
             setup?.(ctx);
             return { name: 'setup' };
           },
-          createCandlesFeature({ cadence }),
+          createCandlesFeature({ cadence, minGapMs: 5 }),
         ],
         power: [],
       },

@@ -6,7 +6,7 @@ import { candleRoutes } from './routes.js';
 import { Candles } from './service.js';
 
 /** OHLC candles: the 1-minute, hourly and daily pollers (OHLC_FEED_ENABLED) and their endpoints. */
-export function createCandlesFeature(opts: { cadence?: Cadence } = {}): FeatureFactory {
+export function createCandlesFeature(opts: { cadence?: Cadence; minGapMs?: number } = {}): FeatureFactory {
   return (ctx) => {
     const health = ctx.health.feed('ohlc', ctx.config.feeds.ohlc);
     const client = new KrakenOhlcClient({
@@ -14,7 +14,7 @@ export function createCandlesFeature(opts: { cadence?: Cadence } = {}): FeatureF
       timeoutMs: ctx.config.providerTimeoutMs,
       health,
     });
-    const candles = new Candles({ db: ctx.database.db, client });
+    const candles = new Candles({ db: ctx.database.db, client, minGapMs: opts.minGapMs ?? 1_000 });
     let pollers: CandlePollers | null = null;
     return {
       name: 'candles',

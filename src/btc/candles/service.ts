@@ -25,9 +25,13 @@ export type Pair = (typeof PAIRS)[number]['pair'];
 export interface CandlesDeps {
   db: Kysely<DB>;
   client: KrakenOhlcClient;
+  /** Least time between two provider calls; Kraken allows public calls at about 1 per second. */
+  minGapMs?: number;
 }
 
 export class Candles {
+  private nextCallAt = 0;
+
   constructor(private readonly deps: CandlesDeps) {}
 
   /**
@@ -42,6 +46,7 @@ export class Candles {
     // have been stored while still forming, else from just after it.
     const since =
       lastStored === null ? undefined : lastStored.getTime() / 1000 - (closedOnly ? 0 : interval * 60);
+    await this.spaced();
     const page = await this.deps.client.ohlc(pair.kraken, interval, { since, signal });
     const rows = (closedOnly ? page.rows.filter((r) => r.time <= page.last) : page.rows).map((r) =>
       toCandleRow(pair.pair, r),
@@ -64,6 +69,14 @@ export class Candles {
     }
     if (failure !== null) throw failure;
     return written;
+  }
+
+  /** Waits for this call's turn, so the three pollers together stay inside Kraken's rate limit. */
+  private async spaced(): Promise<void> {
+    const gap = this.deps.minGapMs ?? 0;
+    const at = Math.max(Date.now(), this.nextCallAt);
+    this.nextCallAt = at + gap;
+    if (at > Date.now()) await new Promise((r) => setTimeout(r, at - Date.now()));
   }
 
   latest(kind: CandleKind, pair: Pair, limit: number): Promise<repo.CandleRow[]> {
