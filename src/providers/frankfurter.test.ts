@@ -97,8 +97,12 @@ describe('FrankfurterClient against a fake Frankfurter v1', () => {
     expect(fake.requests).toHaveLength(1);
   });
 
-  it('retries a 5xx and then answers', async () => {
-    fake.failNext({ kind: 'status', status: 503 }, 2);
+  it.each([
+    ['a 5xx', { kind: 'status', status: 503 }],
+    ['a 429', { kind: 'rate-limit', retryAfterSeconds: 0 }],
+    ['a dropped connection', { kind: 'drop' }],
+  ] as const)('retries %s and then answers', async (_name, fault) => {
+    fake.failNext(fault, 2);
     expect((await client.usdRates('2026-06-10')).rates_date).toBe('2026-06-10');
     expect(fake.requests).toHaveLength(3);
   });

@@ -68,8 +68,12 @@ describe('KrakenOhlcClient against a fake Kraken', () => {
     expect(busy.problem().status).toBe(502);
   });
 
-  it('retries a 5xx and then answers', async () => {
-    fake.server.failNext({ kind: 'status', status: 502 }, 2);
+  it.each([
+    ['a 5xx', { kind: 'status', status: 502 }],
+    ['a 429', { kind: 'rate-limit', retryAfterSeconds: 0 }],
+    ['a dropped connection', { kind: 'drop' }],
+  ] as const)('retries %s and then answers', async (_name, fault) => {
+    fake.server.failNext(fault, 2);
     expect((await client.ohlc('XBTUSD', 1)).rows.length).toBe(MAX_ROWS);
     expect(fake.server.requests).toHaveLength(3);
   });
