@@ -42,10 +42,11 @@ export function createRatesFeature(opts: RatesFeatureOptions = {}): FeatureFacto
     let job: Cron | null = null;
     let starting: Promise<void> | null = null;
 
+    // The leader asks the provider; the other processes pick up what it stored.
     const refresh = async () => {
-      if (!leadershipOf(ctx).isLeader()) return void (await rates.seed());
       try {
-        await rates.refresh();
+        if (leadershipOf(ctx).isLeader()) await rates.refresh();
+        else await rates.seed();
       } catch (e) {
         log.warn({ err: e }, 'rates refresh failed; keeping the stored rates');
       }
