@@ -1,4 +1,6 @@
 import type { FeatureFactory } from '../context.js';
+import { candlesFeature } from './candles/index.js';
+import { ratesFeature } from './rates/index.js';
 
-/** The btc service's features, mounted in this order. */
-export const btcFeatures: FeatureFactory[] = [];
+/** The btc service's features, mounted in this order; rates first, the others call ratesOf(ctx). */
+export const btcFeatures: FeatureFactory[] = [ratesFeature, candlesFeature];

@@ -1,4 +1,6 @@
 import type { Generated } from 'kysely';
+import type { CandleTables } from '../btc/candles/tables.js';
+import type { RatesTables } from '../btc/rates/tables.js';
 
 /**
  * Every table Kysely knows, as the union of each feature's table types.
@@ -14,5 +16,4 @@ export interface CoreTables {
   };
 }
 
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- features extend it
-export interface DB extends CoreTables {}
+export interface DB extends CoreTables, RatesTables, CandleTables {}

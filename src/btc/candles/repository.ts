@@ -1,0 +1,85 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { DB } from '../../db/schema.js';
+import type { CandleTableName } from './tables.js';
+
+type Db = Kysely<DB> | Transaction<DB>;
+
+export interface CandleRow {
+  pair: string;
+  time: Date;
+  open: string;
+  high: string;
+  low: string;
+  close: string;
+  vwap: string;
+  volume: string;
+  trades: number;
+}
+
+/** Inserts candles, overwriting stored ones of the same start (the forming candle changes). */
+export async function upsertCandles(db: Db, table: CandleTableName, rows: CandleRow[]): Promise<number> {
+  if (rows.length === 0) return 0;
+  const res = await db
+    .insertInto(table)
+    .values(rows)
+    .onConflict((oc) =>
+      oc.columns(['pair', 'time']).doUpdateSet((eb) => ({
+        open: eb.ref('excluded.open'),
+        high: eb.ref('excluded.high'),
+        low: eb.ref('excluded.low'),
+        close: eb.ref('excluded.close'),
+        vwap: eb.ref('excluded.vwap'),
+        volume: eb.ref('excluded.volume'),
+        trades: eb.ref('excluded.trades'),
+        updated_at: new Date(),
+      })),
+    )
+    .executeTakeFirst();
+  return Number(res.numInsertedOrUpdatedRows ?? 0);
+}
+
+/** Inserts closed candles; one already stored is never changed. Returns how many were new. */
+export async function insertClosedCandles(
+  db: Db,
+  table: CandleTableName,
+  rows: CandleRow[],
+): Promise<number> {
+  if (rows.length === 0) return 0;
+  const res = await db
+    .insertInto(table)
+    .values(rows)
+    .onConflict((oc) => oc.columns(['pair', 'time']).doNothing())
+    .executeTakeFirst();
+  return Number(res.numInsertedOrUpdatedRows ?? 0);
+}
+
+export async function lastCandleTime(db: Db, table: CandleTableName, pair: string): Promise<Date | null> {
+  const row = await db
+    .selectFrom(table)
+    .select((eb) => eb.fn.max('time').as('time'))
+    .where('pair', '=', pair)
+    .executeTakeFirst();
+  return row?.time ?? null;
+}
+
+/** The latest `limit` candles of a pair, oldest first. */
+export async function latestCandles(
+  db: Db,
+  table: CandleTableName,
+  pair: string,
+  limit: number,
+): Promise<CandleRow[]> {
+  return db
+    .selectFrom((qb) =>
+      qb
+        .selectFrom(table)
+        .select(['pair', 'time', 'open', 'high', 'low', 'close', 'vwap', 'volume', 'trades'])
+        .where('pair', '=', pair)
+        .orderBy('time', 'desc')
+        .limit(limit)
+        .as('c'),
+    )
+    .selectAll()
+    .orderBy('time', 'asc')
+    .execute();
+}

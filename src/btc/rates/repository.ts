@@ -1,0 +1,54 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { DB } from '../../db/schema.js';
+import type { DailyRates } from './contract.js';
+
+type Db = Kysely<DB> | Transaction<DB>;
+
+// Dates as text: the embedded database's driver would otherwise turn them into Date objects.
+const COLUMNS = [
+  sql<string>`to_char(date, 'YYYY-MM-DD')`.as('date'),
+  sql<string>`to_char(rates_date, 'YYYY-MM-DD')`.as('rates_date'),
+  'usd_eur',
+  'usd_dkk',
+  'eur_dkk',
+] as const;
+
+export async function findByDate(db: Db, date: string): Promise<DailyRates | undefined> {
+  return db.selectFrom('btc.currency_rates').select(COLUMNS).where('date', '=', date).executeTakeFirst();
+}
+
+/** The record of the latest requested day. */
+export async function findLatest(db: Db): Promise<DailyRates | undefined> {
+  return db
+    .selectFrom('btc.currency_rates')
+    .select(COLUMNS)
+    .orderBy('date', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/**
+ * Stores a day's record. An existing one is replaced only by rates of a later publication day
+ * (today's record fetched before the ECB published becomes today's rates once they exist).
+ * Returns the record now stored.
+ */
+export async function upsert(db: Db, record: DailyRates): Promise<DailyRates> {
+  const stored = await db
+    .insertInto('btc.currency_rates')
+    .values(record)
+    .onConflict((oc) =>
+      oc
+        .column('date')
+        .doUpdateSet((eb) => ({
+          rates_date: eb.ref('excluded.rates_date'),
+          usd_eur: eb.ref('excluded.usd_eur'),
+          usd_dkk: eb.ref('excluded.usd_dkk'),
+          eur_dkk: eb.ref('excluded.eur_dkk'),
+          fetched_at: eb.ref('excluded.fetched_at'),
+        }))
+        .whereRef('excluded.rates_date', '>', 'btc.currency_rates.rates_date'),
+    )
+    .returning(COLUMNS)
+    .executeTakeFirst();
+  return stored ?? (await findByDate(db, record.date))!;
+}

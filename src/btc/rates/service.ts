@@ -1,0 +1,128 @@
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type { DB } from '../../db/schema.js';
+import { badRequest } from '../../http/problem.js';
+import type { FrankfurterClient } from '../../providers/frankfurter.js';
+import { ProviderError } from '../../providers/http.js';
+import type { Clock } from '../../shared/clock.js';
+import { danishDate, isCalendarDate } from '../../shared/danish-time.js';
+import type { DailyRates, RatesService } from './contract.js';
+import * as repo from './repository.js';
+
+/** The first day of ECB reference rates; Frankfurter has nothing before it. */
+export const FIRST_RATES_DATE = '1999-01-04';
+
+export interface RatesDeps {
+  db: Kysely<DB>;
+  client: FrankfurterClient;
+  clock: Clock;
+  log: Logger;
+  shutdown: AbortSignal;
+}
+
+/** Daily rates: stored records, fetched on a miss, and the latest kept in memory. */
+export class Rates implements RatesService {
+  private current: DailyRates | null = null;
+  private readonly listeners = new Set<(rates: DailyRates) => void>();
+  /** One provider call per date, however many callers miss it at once. */
+  private readonly inFlight = new Map<string, Promise<DailyRates>>();
+
+  constructor(private readonly deps: RatesDeps) {}
+
+  latest(): DailyRates | null {
+    return this.current;
+  }
+
+  onChange(listener: (rates: DailyRates) => void): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+
+  today(): string {
+    return danishDate(this.deps.clock.now());
+  }
+
+  /** Also refuses (400, naming `date`) a malformed day, a future one, and one before the ECB's first rates. */
+  async forDate(date: string, signal?: AbortSignal): Promise<DailyRates> {
+    this.checkDate(date);
+    const stored = await repo.findByDate(this.deps.db, date);
+    if (stored) return stored;
+    let pending = this.inFlight.get(date);
+    if (!pending) {
+      pending = this.fetchAndStore(date, signal).finally(() => this.inFlight.delete(date));
+      this.inFlight.set(date, pending);
+    }
+    return pending;
+  }
+
+  /**
+   * GET /api/currencies/:date. Today answers the latest stored record (fetched only when none
+   * exists); a past day its stored record, or fetched and stored; a future day is bad input.
+   */
+  async forRequest(date: string): Promise<DailyRates> {
+    this.checkDate(date);
+    if (date === this.today()) {
+      const latest = await repo.findLatest(this.deps.db);
+      if (latest) return { ...latest, date };
+    }
+    return this.forDate(date, this.deps.shutdown);
+  }
+
+  private checkDate(date: string): void {
+    if (!isCalendarDate(date)) throw badRequest(`date: "${date}" is not a calendar date YYYY-MM-DD`);
+    const today = this.today();
+    if (date > today) throw badRequest(`date: ${date} is in the future (today in Denmark is ${today})`);
+    if (date < FIRST_RATES_DATE)
+      throw badRequest(`date: ${date} is before the first ECB reference rates (${FIRST_RATES_DATE})`);
+  }
+
+  /** Seeds the in-memory latest from the latest stored record. */
+  async seed(): Promise<void> {
+    const latest = await repo.findLatest(this.deps.db);
+    if (latest) this.offer(latest);
+  }
+
+  /** Fetches the provider's latest rates as today's record; one attempt when `retries` is 0. */
+  async refresh(retries?: number): Promise<DailyRates | null> {
+    const today = this.today();
+    const fetched = await this.deps.client.usdRates('latest', { signal: this.deps.shutdown, retries });
+    if (fetched.rates_date > today) {
+      this.deps.log.warn(
+        { today, rates_date: fetched.rates_date },
+        'latest rates are dated after today; skipped',
+      );
+      return null;
+    }
+    const stored = await repo.upsert(this.deps.db, { date: today, ...fetched });
+    this.offer(stored);
+    return stored;
+  }
+
+  private async fetchAndStore(date: string, signal?: AbortSignal): Promise<DailyRates> {
+    const fetched = await this.deps.client.usdRates(date, { signal: signal ?? this.deps.shutdown });
+    if (fetched.rates_date > date)
+      throw new ProviderError('frankfurter', `answered rates of ${fetched.rates_date} for ${date}`, {
+        status: 200,
+        transient: false,
+      });
+    const stored = await repo.upsert(this.deps.db, { date, ...fetched });
+    this.offer(stored);
+    return stored;
+  }
+
+  /** Takes a record as the latest when it is for a later day, or a later publication of the same day. */
+  private offer(record: DailyRates): void {
+    const c = this.current;
+    const newer =
+      c === null || record.date > c.date || (record.date === c.date && record.rates_date > c.rates_date);
+    if (!newer) return;
+    this.current = record;
+    for (const l of this.listeners) {
+      try {
+        l(record);
+      } catch (e) {
+        this.deps.log.error({ err: e }, 'rates listener failed');
+      }
+    }
+  }
+}

@@ -1,0 +1,126 @@
+import Big from 'big.js';
+import type { FeedHealth } from '../http/health.js';
+import { HttpProvider, ProviderError } from './http.js';
+
+export const FRANKFURTER = 'frankfurter';
+
+/** A Frankfurter v1 answer: `{amount, base, date, rates: {CUR: number}}`, rates as exact decimal strings. */
+export interface V1Rates {
+  base: string;
+  /** The publication day the rates are from. */
+  date: string;
+  rates: Record<string, string>;
+}
+
+/** USD-based EUR and DKK rates with the EUR/DKK cross; decimal strings. */
+export interface UsdRates {
+  rates_date: string;
+  usd_eur: string;
+  usd_dkk: string;
+  eur_dkk: string;
+}
+
+/** Decimal places of the EUR/DKK cross: far more than the 6 significant decimals asked for. */
+export const CROSS_DP = 10;
+
+/** EUR/DKK = (DKK per USD) / (EUR per USD), divided exactly and rounded half-even. */
+export function crossRate(usdEur: string, usdDkk: string): string {
+  return new Big(usdDkk).div(new Big(usdEur)).round(CROSS_DP, Big.roundHalfEven).toString();
+}
+
+export interface FrankfurterOptions {
+  baseUrl: string;
+  timeoutMs: number;
+  health?: FeedHealth;
+  retries?: number;
+  initialDelayMs?: number;
+}
+
+/** Frankfurter v1 (ECB reference rates): `GET /v1/{date|latest}?base=USD&symbols=EUR,DKK`. */
+export class FrankfurterClient {
+  private readonly http: HttpProvider;
+
+  constructor(private readonly opts: FrankfurterOptions) {
+    this.http = new HttpProvider({
+      name: FRANKFURTER,
+      baseUrl: opts.baseUrl.replace(/\/$/, ''),
+      timeoutMs: opts.timeoutMs,
+      retries: opts.retries ?? 2,
+      initialDelayMs: opts.initialDelayMs ?? 300,
+      maxDelayMs: 5_000,
+    });
+  }
+
+  /** The rates of a day (YYYY-MM-DD, or "latest"), in the v1 shape, validated. */
+  v1(day: string, base: string, symbols: string[], o: CallOptions = {}): Promise<V1Rates> {
+    return this.recorded(() => this.fetchV1(day, base, symbols, o));
+  }
+
+  private async fetchV1(day: string, base: string, symbols: string[], o: CallOptions): Promise<V1Rates> {
+    const body = await this.http.get<unknown>(`/v1/${day}`, {
+      query: { base, symbols: symbols.join(',') },
+      signal: o.signal,
+      retries: o.retries,
+    });
+    try {
+      return parseV1(body);
+    } catch (e) {
+      throw malformed(`malformed answer for ${day}: ${(e as Error).message}`);
+    }
+  }
+
+  /** USD→EUR, USD→DKK and the EUR/DKK cross of a day (YYYY-MM-DD, or "latest"). */
+  usdRates(day: string, o: CallOptions = {}): Promise<UsdRates> {
+    return this.recorded(async () => {
+      const v1 = await this.fetchV1(day, 'USD', ['EUR', 'DKK'], o);
+      const usdEur = v1.rates.EUR;
+      const usdDkk = v1.rates.DKK;
+      if (v1.base !== 'USD' || usdEur === undefined || usdDkk === undefined)
+        throw malformed(
+          `answer for ${day} lacks USD-based EUR and DKK (base ${v1.base}, rates ${Object.keys(v1.rates).join(',')})`,
+        );
+      return { rates_date: v1.date, usd_eur: usdEur, usd_dkk: usdDkk, eur_dkk: crossRate(usdEur, usdDkk) };
+    });
+  }
+
+  /** Health counts a call good only once its answer passed validation. */
+  private async recorded<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      const value = await call();
+      this.opts.health?.success();
+      return value;
+    } catch (e) {
+      this.opts.health?.failure(e);
+      throw e;
+    }
+  }
+}
+
+interface CallOptions {
+  signal?: AbortSignal;
+  retries?: number;
+}
+
+const malformed = (message: string) =>
+  new ProviderError(FRANKFURTER, message, { status: 200, transient: false });
+
+const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Validates the wire shape; JSON numbers become their shortest decimal text, which is what was sent. */
+export function parseV1(body: unknown): V1Rates {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new Error('not a JSON object');
+  const o = body as Record<string, unknown>;
+  if (typeof o.base !== 'string' || !/^[A-Z]{3}$/.test(o.base))
+    throw new Error('base is not a currency code');
+  if (typeof o.date !== 'string' || !DATE_RE.test(o.date) || Number.isNaN(Date.parse(o.date)))
+    throw new Error('date is not YYYY-MM-DD');
+  if (!o.rates || typeof o.rates !== 'object' || Array.isArray(o.rates))
+    throw new Error('rates is not an object');
+  const rates: Record<string, string> = {};
+  for (const [code, value] of Object.entries(o.rates as Record<string, unknown>)) {
+    if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0)
+      throw new Error(`rate ${code} is not a positive number`);
+    rates[code] = new Big(value).toString();
+  }
+  return { base: o.base, date: o.date, rates };
+}

@@ -1,0 +1,121 @@
+import type { FeedHealth } from '../http/health.js';
+import { HttpProvider, ProviderError } from './http.js';
+
+export const KRAKEN = 'kraken';
+
+/** Candle intervals in minutes, as Kraken's `interval` parameter takes them. */
+export const OHLC_INTERVALS = [1, 5, 15, 30, 60, 240, 1440, 10080, 21600] as const;
+export type OhlcInterval = (typeof OHLC_INTERVALS)[number];
+
+/** One row of `[time, open, high, low, close, vwap, volume, count]`; decimals as the strings sent. */
+export interface OhlcRow {
+  /** Start of the candle, unix seconds. */
+  time: number;
+  open: string;
+  high: string;
+  low: string;
+  close: string;
+  vwap: string;
+  volume: string;
+  count: number;
+}
+
+export interface OhlcPage {
+  /** The canonical pair name the result is keyed by (XXBTZUSD for XBTUSD). */
+  pairKey: string;
+  /** Ascending; the final row is the still-forming candle. */
+  rows: OhlcRow[];
+  /** Start of the last committed candle; the next `since`. */
+  last: number;
+}
+
+export interface KrakenOhlcOptions {
+  baseUrl: string;
+  timeoutMs: number;
+  health?: FeedHealth;
+  retries?: number;
+  initialDelayMs?: number;
+}
+
+/** Errors Kraken reports in a 200 answer that go away by themselves. */
+const TRANSIENT_ERRORS = /^(EService:|EAPI:Rate limit|EGeneral:Temporary)/;
+
+/** Kraken `GET /0/public/OHLC?pair=&interval=&since=`. */
+export class KrakenOhlcClient {
+  private readonly http: HttpProvider;
+
+  constructor(private readonly opts: KrakenOhlcOptions) {
+    this.http = new HttpProvider({
+      name: KRAKEN,
+      baseUrl: opts.baseUrl.replace(/\/$/, ''),
+      timeoutMs: opts.timeoutMs,
+      retries: opts.retries ?? 2,
+      initialDelayMs: opts.initialDelayMs ?? 500,
+      maxDelayMs: 10_000,
+    });
+  }
+
+  async ohlc(
+    pair: string,
+    interval: OhlcInterval,
+    o: { since?: number; signal?: AbortSignal } = {},
+  ): Promise<OhlcPage> {
+    try {
+      const body = await this.http.get<unknown>('/0/public/OHLC', {
+        query: { pair, interval, since: o.since },
+        signal: o.signal,
+      });
+      const page = parseOhlc(body, pair);
+      this.opts.health?.success();
+      return page;
+    } catch (e) {
+      this.opts.health?.failure(e);
+      throw e;
+    }
+  }
+}
+
+const DECIMAL = /^\d+(\.\d+)?$/;
+
+/** Validates Kraken's envelope and rows; a non-empty `error` array is a failure even with HTTP 200. */
+export function parseOhlc(body: unknown, pair = '?'): OhlcPage {
+  const fail = (message: string, transient = false) =>
+    new ProviderError(KRAKEN, `OHLC ${pair}: ${message}`, { status: 200, transient });
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw fail('answer is not a JSON object');
+  const { error, result } = body as { error?: unknown; result?: unknown };
+  if (!Array.isArray(error)) throw fail('answer has no error array');
+  if (error.length > 0) {
+    const text = error.map(String).join(', ');
+    throw fail(
+      text,
+      error.some((e) => TRANSIENT_ERRORS.test(String(e))),
+    );
+  }
+  if (!result || typeof result !== 'object' || Array.isArray(result))
+    throw fail('answer has no result object');
+  const { last, ...keyed } = result as Record<string, unknown>;
+  if (typeof last !== 'number' || !Number.isInteger(last)) throw fail('result.last is not an integer');
+  const keys = Object.keys(keyed);
+  const pairKey = keys[0];
+  if (keys.length !== 1 || pairKey === undefined)
+    throw fail(`expected one pair in result, got ${keys.length}`);
+  const raw = keyed[pairKey];
+  if (!Array.isArray(raw)) throw fail(`result.${pairKey} is not an array`);
+  const rows = raw.map((r, i) => parseRow(r, (m) => fail(`row ${i}: ${m}`)));
+  for (let i = 1; i < rows.length; i++)
+    if (rows[i]!.time <= rows[i - 1]!.time) throw fail(`rows are not ascending at row ${i}`);
+  return { pairKey, rows, last };
+}
+
+function parseRow(r: unknown, fail: (m: string) => Error): OhlcRow {
+  if (!Array.isArray(r) || r.length < 8) throw fail('not an array of 8');
+  const [time, open, high, low, close, vwap, volume, count] = r as unknown[];
+  if (typeof time !== 'number' || !Number.isInteger(time) || time < 0) throw fail('time is not unix seconds');
+  if (typeof count !== 'number' || !Number.isInteger(count) || count < 0)
+    throw fail('count is not an integer');
+  const decimals = [open, high, low, close, vwap, volume];
+  if (!decimals.every((d): d is string => typeof d === 'string' && DECIMAL.test(d)))
+    throw fail('open, high, low, close, vwap and volume must be decimal strings');
+  const [o, h, l, c, v, vol] = decimals;
+  return { time, open: o!, high: h!, low: l!, close: c!, vwap: v!, volume: vol!, count };
+}
