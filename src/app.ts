@@ -38,14 +38,15 @@ export async function buildApp(
     bodyLimit: ctx.config.limits.bodyBytes,
     handlerTimeout: ctx.config.limits.requestTimeoutMs,
     // Errors found while routing (an undecodable path, an overlong parameter) skip the error handler.
-    frameworkErrors: (error, _request, reply) =>
-      sendProblem(
+    frameworkErrors: (error, _request, reply) => {
+      void sendProblem(
         reply,
         error.statusCode ?? 400,
         error.code === 'FST_ERR_MAX_PARAM_LENGTH'
           ? 'path: a path parameter is longer than 100 characters'
           : `path: ${error.message.slice(0, 200)}`,
-      ),
+      );
+    },
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
