@@ -1,4 +1,6 @@
 import type { Generated } from 'kysely';
+import type { MeteringTables } from '../power/metering/tables.js';
+import type { SolarTables } from '../power/solar/tables.js';
 
 /**
  * Every table Kysely knows, as the union of each feature's table types.
@@ -15,4 +17,4 @@ export interface CoreTables {
 }
 
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- features extend it
-export interface DB extends CoreTables {}
+export interface DB extends CoreTables, MeteringTables, SolarTables {}

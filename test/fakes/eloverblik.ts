@@ -159,6 +159,8 @@ export class FakeEloverblik {
   readonly itemErrors = new Map<string, { code: number; text: string }>();
   /** Per requested start date: the error every item answers with. */
   readonly dateErrors = new Map<string, { code: number; text: string }>();
+  /** Every getcharges item answers with this error. */
+  chargesError: { code: number; text: string } | null = null;
   /** Every data call answers 401, whatever the token. */
   refuseAccessTokens = false;
   private readonly valid = new Set<string>();
@@ -238,7 +240,7 @@ export class FakeEloverblik {
       return {
         json: {
           result: this.ids(req).map((id) => {
-            const failure = this.itemErrors.get(id);
+            const failure = this.chargesError ?? this.itemErrors.get(id);
             return failure ? itemError(id, failure.code, failure.text) : chargesItem(id);
           }),
         },
