@@ -6,7 +6,7 @@ create table power.solar (
   power_w numeric(9, 1) not null check (power_w >= 0),
   voltage_v numeric(6, 1) not null check (voltage_v >= 0),
   current_a numeric(7, 2) not null check (current_a >= 0),
-  frequency_hz numeric(5, 2) not null check (frequency_hz between 45 and 65),
+  frequency_hz numeric(5, 2) not null check (frequency_hz = 0 or frequency_hz between 45 and 65),
   temperature_c numeric(4, 1) not null check (temperature_c between -50 and 120),
   total_yield_kwh numeric(12, 1) not null check (total_yield_kwh >= 0)
 );

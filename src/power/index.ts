@@ -1,5 +1,6 @@
 import type { FeatureFactory } from '../context.js';
 import { meteringFeature } from './metering/index.js';
+import { solarFeature } from './solar/index.js';
 
 /** The power service's features, mounted in this order. */
-export const powerFeatures: FeatureFactory[] = [meteringFeature()];
+export const powerFeatures: FeatureFactory[] = [meteringFeature(), solarFeature];
