@@ -149,7 +149,7 @@ describe('import-solar and GET /api/solar', () => {
       'an unclosed quote',
       [SOLAR_HEADER, good[0]!, `"${good[1]!}`, good[2]!],
       4,
-      'an opening quote at line 3',
+      'Quote Not Closed',
     ],
     ['no header', [], 1, 'the file has no header row'],
   ])('refuses %s, naming the line', async (_what, lines, line, message) => {
