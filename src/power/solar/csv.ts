@@ -1,4 +1,3 @@
-import { DateTime } from 'luxon';
 import type { SolarTable } from './tables.js';
 
 /** A reading column of the CSV: the decimals it may have and the range it must lie in. */
@@ -50,31 +49,43 @@ export function readHeader(record: string[], line: number): Map<string, number> 
   return index;
 }
 
-const INSTANT = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2})?(Z|[+-]\d{2}:?\d{2})$/;
+const INSTANT = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}):(\d{2})(?::(\d{2}))?(Z|[+-]\d{2}:?\d{2})$/;
+
+/** An ISO 8601 instant with its offset, on the hour of its own local time. */
+function parseInstant(stamp: string, line: number): Date {
+  const m = INSTANT.exec(stamp);
+  const [, date = '', hh = '', mm = '', ss = '00', zone = ''] = m ?? [];
+  const offset = zone === 'Z' ? zone : `${zone.slice(0, 3)}:${zone.slice(-2)}`;
+  const at = new Date(`${date}T${hh}:${mm}:${ss}${offset}`);
+  // Date accepts 2025-02-30 and rolls it over; a real calendar date reads back the same.
+  const real = m !== null && Number(hh) < 24 && new Date(`${date}T00:00:00Z`).toISOString().startsWith(date);
+  if (!real || Number.isNaN(at.getTime()))
+    throw new RowError(
+      line,
+      `timestamp: "${stamp}" is not an ISO 8601 instant with an offset (2025-06-01T13:00:00+02:00)`,
+    );
+  if (mm !== '00' || ss !== '00') throw new RowError(line, `timestamp: "${stamp}" does not start an hour`);
+  return at;
+}
 
 export function parseRow(header: Map<string, number>, record: string[], line: number): SolarTable {
   if (record.length !== header.size)
     throw new RowError(line, `expected ${header.size} fields, found ${record.length}`);
   const field = (name: string) => record[header.get(name)!]!.trim();
-  const stamp = field('timestamp');
-  const at = DateTime.fromISO(stamp.replace(' ', 'T'), { setZone: true });
-  if (!INSTANT.test(stamp) || !at.isValid)
-    throw new RowError(
-      line,
-      `timestamp: "${stamp}" is not an ISO 8601 instant with an offset (2025-06-01T13:00:00+02:00)`,
-    );
-  if (at.minute !== 0 || at.second !== 0)
-    throw new RowError(line, `timestamp: "${stamp}" does not start an hour`);
-  const row: Record<string, string | Date> = { start_at: at.toJSDate() };
+  const at = parseInstant(field('timestamp'), line);
+  const row: Record<string, string | Date> = { start_at: at };
   for (const name of READING_NAMES) row[name] = reading(name, field(name), line);
   return row as unknown as SolarTable;
 }
 
+const PATTERNS = Object.fromEntries(
+  READING_NAMES.map((name) => [name, new RegExp(`^-?\\d{1,12}(\\.\\d{1,${READINGS[name].decimals}})?$`)]),
+) as Record<ReadingName, RegExp>;
+
 function reading(name: ReadingName, text: string, line: number): string {
   const spec: ReadingSpec = READINGS[name];
   if (text === '') throw new RowError(line, `${name}: is empty`);
-  const pattern = new RegExp(`^-?\\d{1,12}(\\.\\d{1,${spec.decimals}})?$`);
-  if (!pattern.test(text))
+  if (!PATTERNS[name].test(text))
     throw new RowError(line, `${name}: "${text}" is not a number with at most ${spec.decimals} decimals`);
   const value = Number(text);
   if ((value < spec.min || value > spec.max) && value !== spec.alsoAllowed)

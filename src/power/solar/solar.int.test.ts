@@ -145,12 +145,7 @@ describe('import-solar and GET /api/solar', () => {
       4,
       "is not after the previous row's (line 3)",
     ],
-    [
-      'an unclosed quote',
-      [SOLAR_HEADER, good[0]!, `"${good[1]!}`, good[2]!],
-      4,
-      'Quote Not Closed',
-    ],
+    ['an unclosed quote', [SOLAR_HEADER, good[0]!, `"${good[1]!}`, good[2]!], 4, 'Quote Not Closed'],
     ['no header', [], 1, 'the file has no header row'],
   ])('refuses %s, naming the line', async (_what, lines, line, message) => {
     const before = await rowCount();
