@@ -83,4 +83,24 @@ describe('sync-month', () => {
     expect(await future.run(['2026-08'])).toBe(2);
     expect(future.err[0]).toBe('sync-month: 2026-08 has no past day yet (today is 2026-07-03 in Denmark)');
   });
+
+  it('stops before the first day when no refresh token is configured', async () => {
+    const bare = await startTestApp({
+      db: t.db,
+      env: { METERING_FEED_URL: fake.url },
+      features: { btc: [], power: [] },
+    });
+    try {
+      const err: string[] = [];
+      const cmd = syncMonthCommand({ out: () => {}, err: (l) => err.push(l) });
+      fake.server.requests.length = 0;
+      expect(await cmd.run(['2026-05'], bare.ctx)).toBe(2);
+      expect(err).toEqual([
+        'sync-month: eloverblik: no refresh token: set METERING_TOKEN or write the token to /nonexistent-satwatt-test-dir/.token',
+      ]);
+      expect(fake.server.requests).toHaveLength(0);
+    } finally {
+      await bare.close();
+    }
+  });
 });

@@ -1,5 +1,6 @@
 import { Presets, SingleBar } from 'cli-progress';
 import type { Command } from '../../context.js';
+import { refreshTokenSource } from '../../providers/eloverblik.js';
 import { addDays, danishDate } from '../../shared/danish-time.js';
 import { meteringServiceFor, type MeteringOptions } from './index.js';
 import type { SyncResult } from './service.js';
@@ -17,7 +18,7 @@ export function syncMonthCommand(opts: SyncMonthOptions = {}): Command {
   const err = opts.err ?? ((line: string) => process.stderr.write(`${line}\n`));
   return {
     name: 'sync-month',
-    usage: 'sync-month YYYY-MM      metering sync (Eloverblik) of each past day of a month',
+    usage: 'sync-month YYYY-MM    metering sync (Eloverblik) of each past day of a month',
     async run(args, ctx) {
       const month = args[0] ?? '';
       if (args.length !== 1 || !MONTH.test(month)) {
@@ -29,6 +30,12 @@ export function syncMonthCommand(opts: SyncMonthOptions = {}): Command {
       for (let d = `${month}-01`; d.startsWith(month) && d < today; d = addDays(d, 1)) days.push(d);
       if (days.length === 0) {
         err(`sync-month: ${month} has no past day yet (today is ${today} in Denmark)`);
+        return 2;
+      }
+      try {
+        await refreshTokenSource(ctx.config)();
+      } catch (e) {
+        err(`sync-month: ${(e as Error).message}`);
         return 2;
       }
       const service = meteringServiceFor(ctx, opts);

@@ -14,7 +14,7 @@ export function importSolarCommand(opts: ImportSolarOptions = {}): Command {
   const err = opts.err ?? ((line: string) => process.stderr.write(`${line}\n`));
   return {
     name: 'import-solar',
-    usage: 'import-solar FILE…      import hourly solar panel readings from CSV files',
+    usage: 'import-solar FILE…    import hourly solar panel readings from CSV files',
     async run(files, ctx) {
       if (files.length === 0) {
         err('import-solar: name at least one CSV file');

@@ -61,6 +61,7 @@ export async function importSolarFile(
       let previous: { at: number; line: number } | null = null;
       let batch: SolarTable[] = [];
       let inserted = 0;
+      let pending: Promise<number> | null = null;
       for await (const { record, info } of parser as AsyncIterable<{
         record: string[];
         info: { lines: number };
@@ -83,7 +84,10 @@ export async function importSolarFile(
           if (errors.length > 0) continue;
           batch.push(row);
           if (batch.length >= SOLAR_BATCH) {
-            inserted += await insertSolar(trx, batch);
+            // One INSERT in flight while the next batch is parsed; never more, so memory stays flat.
+            inserted += await (pending ?? 0);
+            pending = insertSolar(trx, batch);
+            pending.catch(() => {});
             batch = [];
           }
         } catch (e) {
@@ -94,6 +98,7 @@ export async function importSolarFile(
       }
       if (header === null && errors.length === 0)
         errors.push({ line: 1, message: 'the file has no header row' });
+      inserted += await (pending ?? 0);
       if (errors.length > 0) throw new SolarImportError(file, errors);
       inserted += await insertSolar(trx, batch);
       onProgress?.(total, total, rows);
