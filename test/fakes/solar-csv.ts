@@ -2,7 +2,8 @@ import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { danishHour, toDanishIso } from '../../src/shared/danish-time.js';
 
-export const SOLAR_HEADER = 'timestamp,energy_kwh,power_w,voltage_v,current_a,frequency_hz,temperature_c,total_yield_kwh';
+export const SOLAR_HEADER =
+  'timestamp,energy_kwh,power_w,voltage_v,current_a,frequency_hz,temperature_c,total_yield_kwh';
 
 /**
  * Plausible hourly readings of a 6 kW system: a bell curve over the Danish day, zeros while the
