@@ -97,6 +97,12 @@ function str(o: Json, key: string, where: string): string {
   if (typeof v !== 'string' || v === '') throw bad(`${where}.${key}`, 'is not a text');
   return v;
 }
+/** Metering point ids are 18-digit GSRN numbers, sent as text. */
+function gsrn(o: Json, key: string, where: string): string {
+  const v = str(o, key, where);
+  if (!/^\d{18}$/.test(v)) throw bad(`${where}.${key}`, `"${v}" is not an 18-digit metering point id`);
+  return v;
+}
 function optStr(o: Json, key: string): string | null {
   const v = o[key];
   return typeof v === 'string' && v !== '' ? v : null;
@@ -135,7 +141,7 @@ export function parseMeteringPoints(data: unknown): MeteringPoint[] {
     const mp = obj(raw, where);
     const children = mp.childMeteringPoints == null ? [] : arr(mp.childMeteringPoints, `${where}.children`);
     return {
-      id: str(mp, 'meteringPointId', where),
+      id: gsrn(mp, 'meteringPointId', where),
       type: str(mp, 'typeOfMP', where),
       settlementMethod: optStr(mp, 'settlementMethod'),
       readingOccurrence: optStr(mp, 'meterReadingOccurrence'),
@@ -147,8 +153,8 @@ export function parseMeteringPoints(data: unknown): MeteringPoint[] {
         const w = `${where}.childMeteringPoints[${j}]`;
         const child = obj(c, w);
         return {
-          id: str(child, 'meteringPointId', w),
-          parentId: optStr(child, 'parentMeteringPointId') ?? str(mp, 'meteringPointId', where),
+          id: gsrn(child, 'meteringPointId', w),
+          parentId: gsrn(mp, 'meteringPointId', where),
           type: str(child, 'typeOfMP', w),
           readingOccurrence: optStr(child, 'meterReadingOccurrence'),
           meterNumber: optStr(child, 'meterNumber'),

@@ -209,6 +209,13 @@ describe('Eloverblik client against the fake provider', () => {
     fake.server.failNext({ kind: 'status', status: 200, json: { result: [{ typeOfMP: 'E17' }] } });
     const e = await failure(c.meteringPoints());
     expect(e.message).toContain('result[0].meteringPointId is not a text');
+    fake.server.failNext({
+      kind: 'status',
+      status: 200,
+      json: { result: [{ meteringPointId: '5713', typeOfMP: 'E17' }] },
+    });
+    const short = await failure(c.meteringPoints());
+    expect(short.message).toContain('result[0].meteringPointId "5713" is not an 18-digit metering point id');
   });
 });
 

@@ -213,6 +213,16 @@ describe('POST /metering/sync', () => {
 });
 
 describe('GET /api/production and /api/consumption', () => {
+  it('are described in the OpenAPI document with the sync', async () => {
+    const doc = (await t.call('GET', '/openapi.json')).json();
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(['/metering/sync', '/api/production', '/api/consumption']),
+    );
+    expect(Object.keys(doc.paths['/metering/sync'].post.responses)).toEqual(
+      expect.arrayContaining(['200', '400', '401', '502', '503']),
+    );
+  });
+
   it('answer an empty list for a day without rows and 400 for a bad date', async () => {
     expect((await t.call('GET', '/api/production?date=2025-01-01')).json()).toEqual([]);
     const bad = await t.call('GET', '/api/consumption?date=01-01-2025');
