@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -179,6 +179,16 @@ describe('import-solar and GET /api/solar', () => {
     expect(r).toEqual({ file, rows: 5000, inserted: 5000 });
     expect(progress.at(-1)).toBe(total);
     expect(progress.every((b, i) => i === 0 || b >= progress[i - 1]!)).toBe(true);
+  });
+
+  it('rolls back the batches already written when a bad row comes late in a large file', async () => {
+    const before = await rowCount();
+    const file = path.join(dir, 'late-error.csv');
+    await writeSolarCsv(file, new Date('2015-01-01T00:00:00Z'), 4500);
+    await appendFile(file, '2016-01-01T00:00:00Z,1.000,1000.0,230.0,4.35,50.00,20.0,-1.0\n');
+    const e = await failureOf(file);
+    expect(e.errors).toEqual([{ line: 4502, message: 'total_yield_kwh: -1.0 is outside 0 to 10000000000' }]);
+    expect(await rowCount()).toBe(before);
   });
 
   it('imports the good files of a run and reports the bad one', async () => {
