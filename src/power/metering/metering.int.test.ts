@@ -12,6 +12,7 @@ const D07 = HOUSEHOLD[0]!.children.find((c) => c.type === 'D07')!.id;
 
 let fake: FakeEloverblik;
 let t: TestApp;
+const waits: number[] = [];
 
 const sync = (date?: string) =>
   t.call('POST', `/metering/sync${date === undefined ? '' : `?date=${date}`}`, undefined, auth);
@@ -28,7 +29,7 @@ beforeAll(async () => {
   t = await startTestApp({
     now: '2026-07-03T10:00:00Z',
     env: { METERING_FEED_URL: fake.url, METERING_TOKEN: fake.refreshToken, API_TOKEN },
-    features: { btc: [], power: [meteringFeature({ sleep: async () => {} })] },
+    features: { btc: [], power: [meteringFeature({ sleep: async (ms) => void waits.push(ms) })] },
   });
 });
 afterAll(async () => {
@@ -174,6 +175,14 @@ describe('POST /metering/sync', () => {
     expect(await count('power.consumption', '2026-06-11')).toBe(24);
     expect(await count('power.production', '2026-06-11')).toBe(24);
     expect(await count('power.meter_readings', '2026-06-11')).toBe(4 * 24);
+  });
+
+  it('waits out a 429 as the provider asks and then syncs', async () => {
+    fake.server.failNext({ kind: 'rate-limit', retryAfterSeconds: 60 });
+    waits.length = 0;
+    const res = await sync('2026-06-09');
+    expect(res.json()).toEqual({ date: '2026-06-09', status: 'synced', production: 24, consumption: 24 });
+    expect(waits).toEqual([60_000]);
   });
 
   it('answers 503 naming eloverblik when the provider is down, writing nothing', async () => {
