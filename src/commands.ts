@@ -1,4 +1,6 @@
 import type { Command } from './context.js';
+import { syncMonthCommand } from './power/metering/sync-month.js';
+import { importSolarCommand } from './power/solar/import-command.js';
 
 /** Command-line verbs beside serve and migrate; features add theirs here. */
-export const commands: Command[] = [];
+export const commands: Command[] = [syncMonthCommand(), importSolarCommand()];

@@ -1,4 +1,6 @@
 import type { FeatureFactory } from '../context.js';
+import { meteringFeature } from './metering/index.js';
+import { solarFeature } from './solar/index.js';
 
 /** The power service's features, mounted in this order. */
-export const powerFeatures: FeatureFactory[] = [];
+export const powerFeatures: FeatureFactory[] = [meteringFeature(), solarFeature];

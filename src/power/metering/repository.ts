@@ -1,0 +1,105 @@
+import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
+import type { DB } from '../../db/schema.js';
+import type {
+  ChargePricesTable,
+  ChargesTable,
+  HourlyEnergyTable,
+  MeterReadingsTable,
+  MeteringPointsTable,
+} from './tables.js';
+
+type Db = Kysely<DB> | Transaction<DB>;
+export type EnergyTable = 'power.production' | 'power.consumption';
+
+/** Serializes syncs of one date across processes until the transaction ends. */
+export async function lockSyncDate(db: Db, date: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtext('power.metering.sync'), hashtext(${date}))`.execute(db);
+}
+
+export async function hasConsumptionBetween(db: Db, start: Date, end: Date): Promise<boolean> {
+  const row = await db
+    .selectFrom('power.consumption')
+    .select('start_at')
+    .where('start_at', '>=', start)
+    .where('start_at', '<', end)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Master data is the provider's current view, so a known point is updated. */
+export async function upsertMeteringPoints(db: Db, rows: Insertable<MeteringPointsTable>[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db
+    .insertInto('power.metering_points')
+    .values(rows)
+    .onConflict((oc) =>
+      oc.column('metering_point_id').doUpdateSet((eb) => ({
+        parent_id: eb.ref('excluded.parent_id'),
+        type_of_mp: eb.ref('excluded.type_of_mp'),
+        settlement_method: eb.ref('excluded.settlement_method'),
+        reading_occurrence: eb.ref('excluded.reading_occurrence'),
+        meter_number: eb.ref('excluded.meter_number'),
+        postcode: eb.ref('excluded.postcode'),
+        city_name: eb.ref('excluded.city_name'),
+        balance_supplier_name: eb.ref('excluded.balance_supplier_name'),
+        synced_at: sql<Date>`now()`,
+      })),
+    )
+    .execute();
+}
+
+/** Returns how many rows were new. */
+export async function insertReadings(db: Db, rows: MeterReadingsTable[]): Promise<number> {
+  if (rows.length === 0) return 0;
+  const inserted = await db
+    .insertInto('power.meter_readings')
+    .values(rows)
+    .onConflict((oc) => oc.doNothing())
+    .returning('start_at')
+    .execute();
+  return inserted.length;
+}
+
+/** The new charge's id, or undefined when it was stored before. */
+export async function insertCharge(db: Db, row: Insertable<ChargesTable>): Promise<number | undefined> {
+  const inserted = await db
+    .insertInto('power.charges')
+    .values(row)
+    .onConflict((oc) => oc.doNothing())
+    .returning('charge_id')
+    .executeTakeFirst();
+  return inserted?.charge_id;
+}
+
+export async function insertChargePrices(db: Db, rows: ChargePricesTable[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db
+    .insertInto('power.charge_prices')
+    .values(rows)
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+}
+
+/** Returns how many rows were new; existing hours are kept as they are. */
+export async function insertEnergy(db: Db, table: EnergyTable, rows: HourlyEnergyTable[]): Promise<number> {
+  if (rows.length === 0) return 0;
+  const inserted = await db
+    .insertInto(table)
+    .values(rows)
+    .onConflict((oc) => oc.doNothing())
+    .returning('start_at')
+    .execute();
+  return inserted.length;
+}
+
+export async function energyBetween(db: Db, table: EnergyTable, start: Date, end: Date) {
+  return db
+    .selectFrom(table)
+    .select(['metering_point_id', 'start_at', 'quantity_kwh', 'quality'])
+    .where('start_at', '>=', start)
+    .where('start_at', '<', end)
+    .orderBy('start_at')
+    .orderBy('metering_point_id')
+    .execute();
+}

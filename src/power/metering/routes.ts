@@ -1,0 +1,38 @@
+import type { App } from '../../context.js';
+import { problems } from '../../http/problem.js';
+import { DayQuery, EnergyRows, SyncQuery, SyncResult } from './schemas.js';
+import type { MeteringService } from './service.js';
+
+export function meteringRoutes(app: App, service: MeteringService) {
+  app.post(
+    '/metering/sync',
+    {
+      schema: {
+        tags: ['metering'],
+        summary: 'Fetch and store the metering data of one past day from Eloverblik',
+        security: [{ bearer: [] }],
+        querystring: SyncQuery,
+        response: { 200: SyncResult, ...problems(400, 401, 502, 503) },
+      },
+    },
+    async (request) => service.sync(request.query.date),
+  );
+
+  for (const [path, table, what] of [
+    ['/api/production', 'power.production', 'delivered to the grid (D06 meter)'],
+    ['/api/consumption', 'power.consumption', 'taken from the grid (D07 meter)'],
+  ] as const) {
+    app.get(
+      path,
+      {
+        schema: {
+          tags: ['metering'],
+          summary: `Stored hourly energy ${what} of a Danish day`,
+          querystring: DayQuery,
+          response: { 200: EnergyRows, ...problems(400) },
+        },
+      },
+      async (request) => (await service.energyOfDay(table, request.query.date)).rows,
+    );
+  }
+}

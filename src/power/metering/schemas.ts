@@ -1,0 +1,33 @@
+import { Type } from 'typebox';
+
+const DateParam = Type.String({ format: 'date', description: 'a Danish calendar date, YYYY-MM-DD' });
+
+export const SyncQuery = Type.Object({
+  date: Type.Optional({ ...DateParam, description: 'the day to sync; defaults to today in Denmark' }),
+});
+
+export const SyncResult = Type.Object({
+  date: Type.String({ format: 'date' }),
+  status: Type.Union([
+    Type.Literal('no data to fetch'),
+    Type.Literal('already synced'),
+    Type.Literal('synced'),
+  ]),
+  production: Type.Integer({ description: 'production rows inserted by this sync' }),
+  consumption: Type.Integer({ description: 'consumption rows inserted by this sync' }),
+});
+
+export const DayQuery = Type.Object({
+  date: Type.Optional({ ...DateParam, description: 'defaults to today in Denmark' }),
+});
+
+export const EnergyRow = Type.Object({
+  metering_point_id: Type.String(),
+  time_dk: Type.String({ description: 'start of the hour, ISO 8601 with the Danish offset' }),
+  quantity_kwh: Type.Number(),
+  quality: Type.Union([Type.String(), Type.Null()], {
+    description: 'A04 measured, A03 estimated, A02 missing, A05 incomplete, A01 adjusted',
+  }),
+});
+
+export const EnergyRows = Type.Array(EnergyRow);

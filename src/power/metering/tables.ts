@@ -1,0 +1,60 @@
+import type { Generated } from 'kysely';
+
+export interface MeteringPointsTable {
+  metering_point_id: string;
+  parent_id: string | null;
+  type_of_mp: string;
+  settlement_method: string | null;
+  reading_occurrence: string | null;
+  meter_number: string | null;
+  postcode: string | null;
+  city_name: string | null;
+  balance_supplier_name: string | null;
+  synced_at: Generated<Date>;
+}
+
+export interface MeterReadingsTable {
+  metering_point_id: string;
+  start_at: Date;
+  resolution: string;
+  business_type: string;
+  /** numeric: exact decimal text */
+  quantity_kwh: string;
+  quality: string | null;
+}
+
+export interface ChargesTable {
+  charge_id: Generated<number>;
+  metering_point_id: string;
+  kind: 'subscription' | 'fee' | 'tariff';
+  name: string;
+  description: string | null;
+  owner_gln: string;
+  period_type: string | null;
+  quantity: number | null;
+  valid_from: Date;
+  valid_to: Date | null;
+}
+
+export interface ChargePricesTable {
+  charge_id: number;
+  position: number;
+  price_dkk: string;
+}
+
+/** Production (D06) and consumption (D07) share one shape. */
+export interface HourlyEnergyTable {
+  metering_point_id: string;
+  start_at: Date;
+  quantity_kwh: string;
+  quality: string | null;
+}
+
+export interface MeteringTables {
+  'power.metering_points': MeteringPointsTable;
+  'power.meter_readings': MeterReadingsTable;
+  'power.charges': ChargesTable;
+  'power.charge_prices': ChargePricesTable;
+  'power.production': HourlyEnergyTable;
+  'power.consumption': HourlyEnergyTable;
+}

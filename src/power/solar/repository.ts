@@ -1,0 +1,27 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { DB } from '../../db/schema.js';
+import type { SolarTable } from './tables.js';
+
+type Db = Kysely<DB> | Transaction<DB>;
+
+/** Returns how many rows were new; an hour already stored is kept as it is. */
+export async function insertSolar(db: Db, rows: SolarTable[]): Promise<number> {
+  if (rows.length === 0) return 0;
+  const inserted = await db
+    .insertInto('power.solar')
+    .values(rows)
+    .onConflict((oc) => oc.column('start_at').doNothing())
+    .returning('start_at')
+    .execute();
+  return inserted.length;
+}
+
+export async function solarBetween(db: Db, start: Date, end: Date): Promise<SolarTable[]> {
+  return db
+    .selectFrom('power.solar')
+    .selectAll()
+    .where('start_at', '>=', start)
+    .where('start_at', '<', end)
+    .orderBy('start_at')
+    .execute();
+}

@@ -1,0 +1,22 @@
+import { Type } from 'typebox';
+
+export const SolarQuery = Type.Object({
+  date: Type.Optional(
+    Type.String({ format: 'date', description: 'a Danish calendar date, YYYY-MM-DD; defaults to today' }),
+  ),
+});
+
+export const SolarReading = Type.Object({
+  time_dk: Type.String({ description: 'start of the hour, ISO 8601 with the Danish offset' }),
+  energy_kwh: Type.Number({ description: 'energy produced in the hour' }),
+  power_w: Type.Number({ description: 'mean AC output power over the hour' }),
+  voltage_v: Type.Number({ description: 'mean AC grid voltage' }),
+  current_a: Type.Number({ description: 'mean AC output current' }),
+  frequency_hz: Type.Number({ description: 'mean grid frequency; 0 while the inverter sleeps' }),
+  temperature_c: Type.Number({ description: 'inverter temperature' }),
+  total_yield_kwh: Type.Number({
+    description: 'lifetime energy counter of the inverter at the end of the hour',
+  }),
+});
+
+export const SolarReadings = Type.Array(SolarReading);
