@@ -1,6 +1,8 @@
 import type { Generated } from 'kysely';
 import type { CandleTables } from '../btc/candles/tables.js';
 import type { RatesTables } from '../btc/rates/tables.js';
+import type { MeteringTables } from '../power/metering/tables.js';
+import type { SolarTables } from '../power/solar/tables.js';
 
 /**
  * Every table Kysely knows, as the union of each feature's table types.
@@ -16,4 +18,4 @@ export interface CoreTables {
   };
 }
 
-export interface DB extends CoreTables, RatesTables, CandleTables {}
+export interface DB extends CoreTables, RatesTables, CandleTables, MeteringTables, SolarTables {}
