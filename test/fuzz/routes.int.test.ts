@@ -1,38 +1,81 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAllFakes, type AllFakes } from '../fakes/all.js';
 import { startTestApp, type TestApp } from '../support/app.js';
-import { contractViolation, databaseDigest, requestsFor, routesOf, send, type Route } from './driver.js';
+import {
+  contractViolation,
+  databaseDigest,
+  requestsFor,
+  routesOf,
+  send,
+  type FuzzRequest,
+  type Route,
+} from './driver.js';
 
 /**
- * Every route, driven by requests generated from its own schema. A fixed seed keeps CI
- * repeatable; FUZZ_RUNS and FUZZ_SEED widen or vary the search.
+ * Every route, driven by requests generated from its own schema, with every provider faked and
+ * healthy. A fixed seed keeps CI repeatable; FUZZ_RUNS and FUZZ_SEED widen or vary the search.
+ * The feeds stay off so that nothing but the requests writes to the database.
  */
-const RUNS = Number(process.env.FUZZ_RUNS ?? 25);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 20);
 const SEED = Number(process.env.FUZZ_SEED ?? 20261122);
 const TOKEN = 'fuzz-token-0123456789abcdef';
 const STREAMS = /\/stream\//;
 
+/** 503s that SPEC.md prescribes while the feeds are off: no price or quote has arrived yet. */
+const DOCUMENTED_503: [string, RegExp][] = [
+  ['GET /api/price/latest', /no spot price has arrived yet/],
+  ['GET /api/quote/latest', /no quote has been obtained yet/],
+  ['POST /api/quote', /the quote feed is off/],
+];
+
+function documented(req: FuzzRequest, status: number, detail: string): boolean {
+  const key = `${req.route.method} ${req.route.path}`;
+  return status === 503 && DOCUMENTED_503.some(([k, why]) => k === key && why.test(detail));
+}
+
 let t: TestApp;
+let fakes: AllFakes;
 let routes: Route[];
 beforeAll(async () => {
-  t = await startTestApp({ env: { API_TOKEN: TOKEN, WRITE_RATE_LIMIT: '1000000' } });
+  const now = new Date('2026-07-03T10:00:00Z');
+  fakes = await startAllFakes({ now });
+  t = await startTestApp({
+    now: now.toISOString(),
+    env: { ...fakes.env, API_TOKEN: TOKEN, WRITE_RATE_LIMIT: '1000000' },
+  });
   routes = routesOf(t.app.swagger() as never, STREAMS);
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  await fakes.close();
+});
 
-describe('fuzzing every route from its schema', () => {
-  it('finds routes to fuzz', () => {
-    expect(routes.map((r) => `${r.method} ${r.path}`)).toContain('GET /health');
+async function check(req: FuzzRequest): Promise<number> {
+  const res = await send(t, req, TOKEN);
+  if (res.statusCode >= 500 && documented(req, res.statusCode, res.json<{ detail: string }>().detail))
+    return res.statusCode;
+  const why = contractViolation(req, res);
+  if (why) throw new Error(why);
+  return res.statusCode;
+}
+
+describe('fuzzing every route from its schema', { timeout: 600_000 }, () => {
+  it('covers the routes of both services', () => {
+    const names = routes.map((r) => `${r.method} ${r.path}`);
+    for (const expected of [
+      'GET /health',
+      'GET /api/currencies/{date}',
+      'GET /api/exch-hour',
+      'POST /metering/sync',
+    ])
+      expect(names).toContain(expected);
   });
 
   it('answers generated valid requests with a declared 2xx or a problem, never a 5xx', async () => {
     for (const route of routes) {
       await fc.assert(
-        fc.asyncProperty(requestsFor(route).valid, async (req) => {
-          const res = await send(t, req, TOKEN);
-          const why = contractViolation(req, res);
-          if (why) throw new Error(why);
-        }),
+        fc.asyncProperty(requestsFor(route).valid, async (req) => void (await check(req))),
         { numRuns: RUNS, seed: SEED },
       );
     }
@@ -43,10 +86,9 @@ describe('fuzzing every route from its schema', () => {
       await fc.assert(
         fc.asyncProperty(requestsFor(route).invalid, async (req) => {
           const before = await databaseDigest(t.db.database);
-          const res = await send(t, req, TOKEN);
-          const why = contractViolation(req, res);
-          if (why) throw new Error(why);
-          if (res.statusCode >= 400) expect(await databaseDigest(t.db.database)).toBe(before);
+          const status = await check(req);
+          if (status >= 400)
+            expect(await databaseDigest(t.db.database), `${req.route.method} ${req.url}`).toBe(before);
         }),
         { numRuns: RUNS, seed: SEED },
       );

@@ -25,11 +25,14 @@ export function meteringRoutes(app: App, service: MeteringService) {
     app.get(
       path,
       {
+        // Hourly consumption shows when the household is at home, so it is private like the ledger.
+        config: { private: true },
         schema: {
           tags: ['metering'],
           summary: `Stored hourly energy ${what} of a Danish day`,
+          security: [{ bearer: [] }],
           querystring: DayQuery,
-          response: { 200: EnergyRows, ...problems(400) },
+          response: { 200: EnergyRows, ...problems(400, 401) },
         },
       },
       async (request) => (await service.energyOfDay(table, request.query.date)).rows,
