@@ -106,7 +106,7 @@ describe('POST /metering/sync', () => {
     expect(prices).toHaveLength(24 + 1 + 1);
     expect(prices.map((p) => p.price_dkk)).toContain('0.788500');
 
-    const consumption = (await t.call('GET', '/api/consumption?date=2026-06-10')).json();
+    const consumption = (await t.call('GET', '/api/consumption?date=2026-06-10', undefined, auth)).json();
     expect(consumption).toHaveLength(24);
     expect(consumption[0]).toEqual({
       metering_point_id: D07,
@@ -114,7 +114,7 @@ describe('POST /metering/sync', () => {
       quantity_kwh: Number(quantityOf(D07, 1)),
       quality: 'A03',
     });
-    const production = (await t.call('GET', '/api/production?date=2026-06-10')).json();
+    const production = (await t.call('GET', '/api/production?date=2026-06-10', undefined, auth)).json();
     expect(production.map((r: { metering_point_id: string }) => r.metering_point_id)).toEqual(
       Array(24).fill(D06),
     );
@@ -159,7 +159,7 @@ describe('POST /metering/sync', () => {
       production: hours,
       consumption: hours,
     });
-    const rows = (await t.call('GET', `/api/consumption?date=${date}`)).json();
+    const rows = (await t.call('GET', `/api/consumption?date=${date}`, undefined, auth)).json();
     expect(rows).toHaveLength(hours);
     expect(rows[0].time_dk).toBe(`${date}T00:00:00+0${date.endsWith('29') ? 1 : 2}:00`);
     expect(rows[date.endsWith('29') ? 2 : 3].time_dk).toBe(fourth);
@@ -233,8 +233,9 @@ describe('GET /api/production and /api/consumption', () => {
   });
 
   it('answer an empty list for a day without rows and 400 for a bad date', async () => {
-    expect((await t.call('GET', '/api/production?date=2025-01-01')).json()).toEqual([]);
-    const bad = await t.call('GET', '/api/consumption?date=01-01-2025');
+    expect((await t.call('GET', '/api/production?date=2025-01-01')).statusCode).toBe(401);
+    expect((await t.call('GET', '/api/production?date=2025-01-01', undefined, auth)).json()).toEqual([]);
+    const bad = await t.call('GET', '/api/consumption?date=01-01-2025', undefined, auth);
     expect(bad.statusCode).toBe(400);
     expect(bad.json().detail).toMatch(/^querystring\.date/);
   });
