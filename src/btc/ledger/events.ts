@@ -86,7 +86,12 @@ export function parseEvent(body: Record<string, unknown>): EventData | Violation
     return { status: 400, detail: 'body.fee_sats: must be an integer of at least 0' };
   let amount: string | undefined;
   if (body.amount !== undefined) {
-    amount = typeof body.amount === 'number' ? String(body.amount) : String(body.amount);
+    amount =
+      typeof body.amount === 'number'
+        ? String(body.amount)
+        : typeof body.amount === 'string'
+          ? body.amount
+          : '';
     if (!DECIMAL.test(amount) || !/[1-9]/.test(amount))
       return {
         status: 400,

@@ -99,8 +99,8 @@ const expectedStatus = (events: Map<number, Body>, okStatus: number, body?: Body
 
 async function readTables() {
   const db = t.db.database.db;
-  const deposits = await sql`select * from btc.deposits order by id`.execute(db);
-  const buys = await sql`select * from btc.buys order by id`.execute(db);
+  const deposits = await sql<Record<string, unknown>>`select * from btc.deposits order by id`.execute(db);
+  const buys = await sql<Record<string, unknown>>`select * from btc.buys order by id`.execute(db);
   return { deposits: deposits.rows, buys: buys.rows };
 }
 
