@@ -52,7 +52,7 @@ async function serverBackend(): Promise<Backend> {
     open: () => openDatabase({ server: parsePostgresUrl(url), poolSize: 5 }),
     release: (db) => db.close(),
     env: { DATABASE_URL: url },
-    events: 300_000,
+    events: 100_000,
     cleanup: () => fresh.close().catch(() => {}),
   };
 }

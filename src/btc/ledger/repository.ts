@@ -70,15 +70,16 @@ export async function deleteWallet(db: Db, id: number): Promise<void> {
   await db.deleteFrom('btc.wallets').where('id', '=', id).execute();
 }
 
-/** Locks the wallets (in id order, the one lock order of every writer) and reads their balances. */
-export function lockWallets(db: Db, ids: number[]): Promise<WalletState[]> {
-  return db
+/**
+ * Locks one wallet and reads it: FOR UPDATE when its balance will change, else FOR SHARE (enough
+ * to keep its type from changing underneath, while other events may share it).
+ */
+export function lockWallet(db: Db, id: number, mode: 'update' | 'share'): Promise<WalletState | undefined> {
+  const q = db
     .selectFrom('btc.wallets')
     .select(['id', 'name', 'wallet_type', 'balance'])
-    .where('id', 'in', ids.length ? ids : [-1])
-    .orderBy('id')
-    .forUpdate()
-    .execute();
+    .where('id', '=', id);
+  return (mode === 'update' ? q.forUpdate() : q.forShare()).executeTakeFirst();
 }
 
 export async function addToBalance(db: Db, id: number, delta: number): Promise<void> {

@@ -8,9 +8,10 @@ import {
   isViolation,
   parseEvent,
   walletsOf,
-  type Change,
+  type Command,
   type EventData,
   type LedgerEvent,
+  type WalletState,
 } from './events.js';
 import { findAnswer, requestHash, storeAnswer } from './idempotency.js';
 import * as projections from './projections.js';
@@ -80,22 +81,27 @@ export function createLedgerService(ctx: AppContext) {
     await repo.saveRates(db, { ...rates, date: event.occurred_at });
   }
 
-  /** Locks, decides, and applies balances and read rows; the caller writes the event row itself. */
-  async function apply(
-    trx: Db,
-    walletIds: number[],
-    command: Parameters<typeof decide>[0],
-  ): Promise<Change[]> {
-    const ids = [...new Set(walletIds)].sort((a, b) => a - b);
-    const wallets = await repo.lockWallets(trx, ids);
-    const decision = decide(command, { wallets: new Map(wallets.map((w) => [w.id, w])) });
+  /**
+   * Locks the wallets in id order (the one lock order of every writer, so no deadlock), decides,
+   * and applies the balances; the caller writes the event row and its read row.
+   */
+  async function apply(trx: Db, command: Command): Promise<void> {
+    const involved = command.kind === 'delete' ? [command.previous] : [command.event];
+    if (command.kind === 'replace') involved.push(command.previous);
+    const changing = new Set(involved.flatMap((e) => [...effects(e).keys()]));
+    const ids = [...new Set(involved.flatMap(walletsOf))].sort((a, b) => a - b);
+    const wallets = new Map<number, WalletState>();
+    for (const id of ids) {
+      const w = await repo.lockWallet(trx, id, changing.has(id) ? 'update' : 'share');
+      if (w) wallets.set(id, w);
+    }
+    const decision = decide(command, { wallets });
     if (!decision.ok) throw new HttpProblem(decision.violation.status, decision.violation.detail);
     const deltas = new Map<number, number>();
     for (const change of decision.changes)
       for (const [id, d] of effects(change.event))
         deltas.set(id, (deltas.get(id) ?? 0) + (change.kind === 'recorded' ? d : -d));
     for (const [id, d] of deltas) if (d !== 0) await repo.addToBalance(trx, id, d);
-    return decision.changes;
   }
 
   async function refreshReadRows(
@@ -123,7 +129,7 @@ export function createLedgerService(ctx: AppContext) {
       await ensureRates(event);
       return await db.transaction().execute(async (trx) => {
         await projections.lockReadTablesForWrite(trx);
-        await apply(trx, walletsOf(event), { kind: 'create', event });
+        await apply(trx, { kind: 'create', event });
         const row = await repo.insertEvent(trx, event);
         await refreshReadRows(trx, row.id, null, event);
         const answer = { status: 201, body: eventJson(row) };
@@ -162,7 +168,7 @@ export function createLedgerService(ctx: AppContext) {
       const prior = await repo.getEvent(trx, id, true);
       if (!prior) throw notFound(`no event ${id}`);
       const previous = toEvent(prior);
-      await apply(trx, [...walletsOf(previous), ...walletsOf(event)], { kind: 'replace', previous, event });
+      await apply(trx, { kind: 'replace', previous, event });
       const row = await repo.replaceEvent(trx, id, event);
       await refreshReadRows(trx, id, previous, event);
       return eventJson(row);
@@ -175,7 +181,7 @@ export function createLedgerService(ctx: AppContext) {
       const prior = await repo.getEvent(trx, id, true);
       if (!prior) throw notFound(`no event ${id}`);
       const previous = toEvent(prior);
-      await apply(trx, walletsOf(previous), { kind: 'delete', previous });
+      await apply(trx, { kind: 'delete', previous });
       await repo.deleteEvent(trx, id);
       await refreshReadRows(trx, id, previous, null);
     });
@@ -280,7 +286,7 @@ function walletFunctions(db: Db) {
     },
     async patchWallet(id: number, patch: { name?: string; wallet_type?: 'exchange' | 'wallet' }) {
       return db.transaction().execute(async (trx) => {
-        const current = (await repo.lockWallets(trx, [id]))[0];
+        const current = await repo.lockWallet(trx, id, 'update');
         if (!current) throw notFound(`no wallet ${id}`);
         if (
           patch.wallet_type &&
@@ -293,7 +299,7 @@ function walletFunctions(db: Db) {
     },
     async deleteWallet(id: number) {
       await db.transaction().execute(async (trx) => {
-        const current = (await repo.lockWallets(trx, [id]))[0];
+        const current = await repo.lockWallet(trx, id, 'update');
         if (!current) throw notFound(`no wallet ${id}`);
         const n = await repo.eventsNamingWallet(trx, id);
         if (n > 0)
