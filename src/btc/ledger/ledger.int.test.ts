@@ -145,6 +145,12 @@ describe('events', () => {
         /occurred_at/,
       ],
     ];
+    cases.push([
+      { ...base, to_wallet: 3_000_000_000, sats: 1, fee_sats: 0, amount: 1, currency: 'EUR' },
+      400,
+      /body\.to_wallet/,
+    ]);
+    expect((await t.call('GET', '/api/wallets/3000000000', undefined, auth)).statusCode).toBe(400);
     const before = await get('/api/events?limit=1000');
     for (const [body, status, detail] of cases) {
       const res = await post('/api/events', body);

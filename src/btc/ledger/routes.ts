@@ -28,7 +28,12 @@ export function ledgerRoutes(app: App, ledger: LedgerService) {
     '/api/wallets/:id',
     {
       config,
-      schema: { tags, security, params: s.IdParams, response: { 200: s.Wallet, ...problems(400, 401, 404) } },
+      schema: {
+        tags,
+        security,
+        params: s.WalletIdParams,
+        response: { 200: s.Wallet, ...problems(400, 401, 404) },
+      },
     },
     async (req) => ledger.getWallet(req.params.id),
   );
@@ -46,7 +51,7 @@ export function ledgerRoutes(app: App, ledger: LedgerService) {
         tags,
         security,
         summary: 'Rename a wallet or change its type (not while events name it)',
-        params: s.IdParams,
+        params: s.WalletIdParams,
         body: s.WalletPatch,
         response: { 200: s.Wallet, ...problems(400, 401, 404, 409) },
       },
@@ -60,7 +65,7 @@ export function ledgerRoutes(app: App, ledger: LedgerService) {
         tags,
         security,
         summary: 'Delete a wallet that no event names',
-        params: s.IdParams,
+        params: s.WalletIdParams,
         response: { 204: Type.Null(), ...problems(400, 401, 404, 409) },
       },
     },

@@ -3,10 +3,13 @@ import { CURRENCIES, EVENT_TYPES } from './events.js';
 
 const WalletType = Type.Union([Type.Literal('exchange'), Type.Literal('wallet')]);
 const Id = Type.Integer({ minimum: 1, maximum: 2 ** 53 - 1 });
+/** Wallet ids are SQL integers; a larger one is a 400, not a database error. */
+const WalletId = Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 });
 const Day = Type.String({ format: 'date', description: 'YYYY-MM-DD' });
 const Money = Type.Number({ description: 'fiat amount, exact in storage (numeric)' });
 
 export const IdParams = Type.Object({ id: Id });
+export const WalletIdParams = Type.Object({ id: WalletId });
 
 export const Wallet = Type.Object({
   id: Type.Integer(),
@@ -31,9 +34,9 @@ export const EventBody = Type.Object(
   {
     type: Type.Union(EVENT_TYPES.map((t) => Type.Literal(t))),
     occurred_at: Day,
-    wallet: Type.Optional(Id),
-    from_wallet: Type.Optional(Id),
-    to_wallet: Type.Optional(Id),
+    wallet: Type.Optional(WalletId),
+    from_wallet: Type.Optional(WalletId),
+    to_wallet: Type.Optional(WalletId),
     sats: Type.Optional(Type.Integer({ minimum: 1, maximum: 2.1e15 })),
     fee_sats: Type.Optional(Type.Integer({ minimum: 0, maximum: 2.1e15 })),
     amount: Type.Optional(
@@ -64,7 +67,7 @@ export type EventJson = Static<typeof Event>;
 export const EventQuery = Type.Object(
   {
     type: Type.Optional(Type.Union(EVENT_TYPES.map((t) => Type.Literal(t)))),
-    wallet: Type.Optional(Id),
+    wallet: Type.Optional(WalletId),
     from: Type.Optional(Day),
     to: Type.Optional(Day),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
