@@ -39,7 +39,7 @@ async function pgliteBackend(): Promise<Backend> {
     open: () => openDatabase({ server: null, dataDir: dir }),
     release: (db) => db.close(),
     env: { DATA_DIR: dir },
-    events: 30_000,
+    events: 10_000,
     cleanup: () => rm(dir, { recursive: true, force: true }),
   };
 }
