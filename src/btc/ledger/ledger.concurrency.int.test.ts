@@ -53,7 +53,34 @@ describe('concurrent writes', () => {
     expect((await t.call('GET', `/api/wallets/${cold[0]}`)).json().balance).toBe(0);
   });
 
+  it('creates one event for concurrent requests with the same Idempotency-Key', async () => {
+    const body = {
+      type: 'bank_to_exchange',
+      occurred_at: '2026-02-03',
+      wallet: exchange,
+      amount: '7.77',
+      currency: 'EUR',
+    };
+    const key = { 'idempotency-key': `same-${Math.random()}` };
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => t.call('POST', '/api/events', body, key)),
+    );
+    expect(new Set(answers.map((a) => a.statusCode))).toEqual(new Set([201]));
+    expect(new Set(answers.map((a) => a.body)).size).toBe(1);
+    const listed = (
+      await t.call('GET', '/api/events?type=bank_to_exchange&from=2026-02-03&to=2026-02-03')
+    ).json();
+    expect(listed.items).toHaveLength(1);
+  });
+
+  it('keeps a wallet named by events from changing type', async () => {
+    const res = await t.call('PATCH', `/api/wallets/${exchange}`, { wallet_type: 'wallet' });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().detail).toMatch(/wallet_type/);
+  });
+
   it('loses no write made while a rebuild runs', async () => {
+    const before = { deposits: (await rows('deposits')).length, buys: (await rows('buys')).length };
     const writes = Array.from({ length: 40 }, (_, i) =>
       t.call('POST', '/api/events', {
         type: i % 2 ? 'bank_to_exchange' : 'exchange_to_wallet',
@@ -69,8 +96,8 @@ describe('concurrent writes', () => {
     const done = await Promise.all([...writes, ...rebuilds]);
     expect(done.every((r) => r.statusCode < 300)).toBe(true);
     const kept = { deposits: await rows('deposits'), buys: await rows('buys') };
-    expect(kept.deposits.length).toBe(20);
-    expect(kept.buys.length).toBe(21);
+    expect(kept.deposits.length).toBe(before.deposits + 20);
+    expect(kept.buys.length).toBe(before.buys + 20);
     await t.call('POST', '/api/deposits/rebuild');
     await t.call('POST', '/api/buys/rebuild');
     expect({ deposits: await rows('deposits'), buys: await rows('buys') }).toEqual(kept);
