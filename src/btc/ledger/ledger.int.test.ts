@@ -21,6 +21,23 @@ const post = (url: string, body: unknown, headers: Record<string, string> = {}) 
   t.call('POST', url, body, { ...auth, ...headers });
 
 describe('wallets', () => {
+  it('documents every ledger path in the OpenAPI document', async () => {
+    const doc = (await t.call('GET', '/openapi.json')).json<{ paths: Record<string, unknown> }>();
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        '/api/wallets',
+        '/api/wallets/{id}',
+        '/api/events',
+        '/api/events/{id}',
+        '/api/deposits',
+        '/api/deposits/totals',
+        '/api/deposits/rebuild',
+        '/api/buys',
+        '/api/buys/rebuild',
+      ]),
+    );
+  });
+
   it('starts with three exchanges and four cold wallets, balance 0', async () => {
     const all = await get('/api/wallets');
     expect(all).toHaveLength(7);
