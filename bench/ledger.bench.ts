@@ -33,6 +33,7 @@ commit;`;
 async function withScratchDatabase<T>(fn: (url: string) => Promise<T>): Promise<T> {
   const name = `satwatt_bench_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: SERVER });
+  admin.on('error', () => {});
   await admin.connect();
   await admin.query(`create database ${name}`);
   const u = new URL(SERVER);
@@ -140,6 +141,8 @@ async function run(url: string): Promise<BenchRow[]> {
   });
   const bare = Fastify();
   const pool = new pg.Pool({ connectionString: url, max: 20 });
+  // An idle connection dropped by the server must not crash the run; the pool replaces it.
+  pool.on('error', () => {});
   try {
     const generateMs = await timed(() => generateEvents(database, EVENTS));
     await pool.query('analyze');

@@ -74,11 +74,18 @@ export function createLedgerService(ctx: AppContext) {
     return parsed;
   }
 
+  /** Dates whose rates are stored; rows of btc.ledger_rates are never changed or removed. */
+  const ratesStored = new Set<string>();
+
   /** Fetches before any transaction opens: the rates provider may be slow or down. */
   async function ensureRates(event: EventData): Promise<void> {
-    if (event.type === 'wallet_to_wallet' || (await repo.hasRates(db, event.occurred_at))) return;
-    const rates = await ratesOf(ctx).forDate(event.occurred_at, ctx.shutdown);
-    await repo.saveRates(db, { ...rates, date: event.occurred_at });
+    const date = event.occurred_at;
+    if (event.type === 'wallet_to_wallet' || ratesStored.has(date)) return;
+    if (!(await repo.hasRates(db, date))) {
+      const rates = await ratesOf(ctx).forDate(date, ctx.shutdown);
+      await repo.saveRates(db, { ...rates, date });
+    }
+    ratesStored.add(date);
   }
 
   /**
