@@ -1,0 +1,135 @@
+import { sql, type RawBuilder } from 'kysely';
+import { day, type Db } from './repository.js';
+
+/**
+ * The read tables as queries over the events: one SELECT per table, used both for the one row an
+ * event change touches and for a whole rebuild, so the two can never disagree.
+ */
+const DEPOSIT_ROWS = sql`
+  select e.id, e.id as event_id, e.occurred_at, e.wallet, e.currency, e.amount,
+    round(case e.currency when 'EUR' then e.amount when 'DKK' then e.amount / r.eur_dkk
+      else e.amount * r.usd_eur end, 2) as amount_eur,
+    round(case e.currency when 'DKK' then e.amount when 'EUR' then e.amount * r.eur_dkk
+      else e.amount * r.usd_dkk end, 2) as amount_dkk,
+    round(case e.currency when 'USD' then e.amount when 'EUR' then e.amount / r.usd_eur
+      else e.amount / r.usd_dkk end, 2) as amount_usd
+  from btc.events e join btc.ledger_rates r on r.date = e.occurred_at
+  where e.type = 'bank_to_exchange'`;
+
+const BUY_ROWS = sql`
+  select e.id, e.id as event_id, e.occurred_at, e.from_wallet as wallet, e.sats, e.fee_sats,
+    round(case e.currency when 'EUR' then e.amount when 'DKK' then e.amount / r.eur_dkk
+      else e.amount * r.usd_eur end, 2) as amount_eur
+  from btc.events e join btc.ledger_rates r on r.date = e.occurred_at
+  where e.type = 'exchange_to_wallet'`;
+
+const INSERT_DEPOSITS = sql`insert into btc.deposits
+  (id, event_id, occurred_at, wallet, currency, amount, amount_eur, amount_dkk, amount_usd)`;
+const INSERT_BUYS = sql`insert into btc.buys (id, event_id, occurred_at, wallet, sats, fee_sats, amount_eur)`;
+
+export type ReadTable = 'deposits' | 'buys';
+
+const ROWS: Record<ReadTable, { insert: RawBuilder<unknown>; select: RawBuilder<unknown> }> = {
+  deposits: { insert: INSERT_DEPOSITS, select: DEPOSIT_ROWS },
+  buys: { insert: INSERT_BUYS, select: BUY_ROWS },
+};
+
+/**
+ * Every event writer takes this first, before touching any row: a rebuild holds EXCLUSIVE on
+ * its table, so a writer waits for it before reading anything, and a rebuild waits for the
+ * writers in flight; neither can work from a snapshot the other has made stale.
+ */
+export async function lockReadTablesForWrite(db: Db): Promise<void> {
+  await sql`lock table btc.deposits, btc.buys in row exclusive mode`.execute(db);
+}
+
+/** Readers (ACCESS SHARE) go on reading the old rows until the rebuild commits. */
+export async function lockForRebuild(db: Db, table: ReadTable): Promise<void> {
+  await sql`lock table ${sql.table(`btc.${table}`)} in exclusive mode`.execute(db);
+}
+
+export async function deleteAllRows(db: Db, table: ReadTable): Promise<void> {
+  await sql`delete from ${sql.table(`btc.${table}`)}`.execute(db);
+}
+
+export async function insertAllRows(db: Db, table: ReadTable): Promise<number> {
+  const r = await sql`${ROWS[table].insert} ${ROWS[table].select}`.execute(db);
+  return Number(r.numAffectedRows ?? 0);
+}
+
+export async function deleteRowOf(db: Db, table: ReadTable, eventId: number): Promise<void> {
+  await sql`delete from ${sql.table(`btc.${table}`)} where event_id = ${eventId}`.execute(db);
+}
+
+export async function insertRowOf(db: Db, table: ReadTable, eventId: number): Promise<void> {
+  await sql`${ROWS[table].insert} ${ROWS[table].select} and e.id = ${eventId}`.execute(db);
+}
+
+export interface DepositRow {
+  id: number;
+  event_id: number;
+  occurred_at: string;
+  wallet: number;
+  currency: string;
+  amount: string;
+  amount_eur: string;
+  amount_dkk: string;
+  amount_usd: string;
+}
+
+export interface BuyRow {
+  id: number;
+  event_id: number;
+  occurred_at: string;
+  wallet: number;
+  sats: number;
+  fee_sats: number;
+  amount_eur: string;
+}
+
+export interface Range {
+  from?: string;
+  to?: string;
+}
+
+export function listDeposits(db: Db, r: Range): Promise<DepositRow[]> {
+  let q = db
+    .selectFrom('btc.deposits')
+    .select([
+      'id',
+      'event_id',
+      day('occurred_at'),
+      'wallet',
+      'currency',
+      'amount',
+      'amount_eur',
+      'amount_dkk',
+      'amount_usd',
+    ])
+    .orderBy('btc.deposits.occurred_at')
+    .orderBy('btc.deposits.id');
+  if (r.from) q = q.where('occurred_at', '>=', r.from);
+  if (r.to) q = q.where('occurred_at', '<=', r.to);
+  return q.execute();
+}
+
+export function depositTotals(db: Db): Promise<{ wallet: number; currency: string; amount: string }[]> {
+  return db
+    .selectFrom('btc.deposits')
+    .select(['wallet', 'currency', (eb) => eb.fn.sum<string>('amount').as('amount')])
+    .groupBy(['wallet', 'currency'])
+    .orderBy('wallet')
+    .orderBy('currency')
+    .execute();
+}
+
+export function listBuys(db: Db, r: Range): Promise<BuyRow[]> {
+  let q = db
+    .selectFrom('btc.buys')
+    .select(['id', 'event_id', day('occurred_at'), 'wallet', 'sats', 'fee_sats', 'amount_eur'])
+    .orderBy('btc.buys.occurred_at')
+    .orderBy('btc.buys.id');
+  if (r.from) q = q.where('occurred_at', '>=', r.from);
+  if (r.to) q = q.where('occurred_at', '<=', r.to);
+  return q.execute();
+}

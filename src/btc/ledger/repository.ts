@@ -1,0 +1,215 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { DB } from '../../db/schema.js';
+import type { DailyRates } from '../rates/contract.js';
+import type { EventData, EventType, WalletState } from './events.js';
+import type { EventsTable, WalletsTable } from './tables.js';
+
+export type Db = Kysely<DB> | Transaction<DB>;
+export type WalletRow = Omit<WalletsTable, 'id' | 'balance'> & { id: number; balance: number };
+export type EventRow = Omit<EventsTable, 'id'> & { id: number };
+
+/**
+ * Dates leave SQL as text: PGlite hands `date` back as a JS Date at UTC midnight whatever the
+ * connection's parsers say, and a Date would shift a day in any other time zone.
+ */
+export function day<C extends string>(column: C) {
+  return sql<string>`to_char(${sql.ref(column)}, 'YYYY-MM-DD')`.as(column.split('.').pop() as C);
+}
+
+const EVENT_COLUMNS = [
+  'id',
+  'type',
+  day('occurred_at'),
+  'wallet',
+  'from_wallet',
+  'to_wallet',
+  'sats',
+  'fee_sats',
+  'amount',
+  'currency',
+] as const;
+
+// ── wallets ────────────────────────────────────────────────────────────────
+
+export function listWallets(db: Db, type?: 'exchange' | 'wallet'): Promise<WalletRow[]> {
+  let q = db.selectFrom('btc.wallets').select(['id', 'name', 'wallet_type', 'balance']).orderBy('id');
+  if (type) q = q.where('wallet_type', '=', type);
+  return q.execute();
+}
+
+export function getWallet(db: Db, id: number): Promise<WalletRow | undefined> {
+  return db
+    .selectFrom('btc.wallets')
+    .select(['id', 'name', 'wallet_type', 'balance'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export function insertWallet(db: Db, w: Pick<WalletRow, 'name' | 'wallet_type'>): Promise<WalletRow> {
+  return db
+    .insertInto('btc.wallets')
+    .values(w)
+    .returning(['id', 'name', 'wallet_type', 'balance'])
+    .executeTakeFirstOrThrow();
+}
+
+export function updateWallet(
+  db: Db,
+  id: number,
+  patch: Partial<Pick<WalletRow, 'name' | 'wallet_type'>>,
+): Promise<WalletRow | undefined> {
+  return db
+    .updateTable('btc.wallets')
+    .set(patch)
+    .where('id', '=', id)
+    .returning(['id', 'name', 'wallet_type', 'balance'])
+    .executeTakeFirst();
+}
+
+export async function deleteWallet(db: Db, id: number): Promise<void> {
+  await db.deleteFrom('btc.wallets').where('id', '=', id).execute();
+}
+
+/**
+ * Locks one wallet and reads it: FOR UPDATE when its balance will change, else FOR SHARE (enough
+ * to keep its type from changing underneath, while other events may share it).
+ */
+export function lockWallet(db: Db, id: number, mode: 'update' | 'share'): Promise<WalletState | undefined> {
+  const q = db
+    .selectFrom('btc.wallets')
+    .select(['id', 'name', 'wallet_type', 'balance'])
+    .where('id', '=', id);
+  return (mode === 'update' ? q.forUpdate() : q.forShare()).executeTakeFirst();
+}
+
+export async function addToBalance(db: Db, id: number, delta: number): Promise<void> {
+  await db
+    .updateTable('btc.wallets')
+    .set({ balance: sql`balance + ${delta}` })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function eventsNamingWallet(db: Db, id: number): Promise<number> {
+  const r = await db
+    .selectFrom('btc.events')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where((eb) => eb.or([eb('wallet', '=', id), eb('from_wallet', '=', id), eb('to_wallet', '=', id)]))
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+/** Each wallet's balance summed over the events, independent of the kept balance column. */
+export function balancesFromEvents(db: Db): Promise<{ id: number; balance: number }[]> {
+  return sql<{ id: number; balance: number }>`
+    select w.id, coalesce(sum(x.delta), 0)::int8 as balance
+    from btc.wallets w left join (
+      select to_wallet as id, sats as delta from btc.events where type <> 'bank_to_exchange'
+      union all
+      select from_wallet, -(sats + fee_sats) from btc.events where type = 'wallet_to_wallet'
+    ) x on x.id = w.id
+    group by w.id order by w.id`
+    .execute(db)
+    .then((r) => r.rows);
+}
+
+// ── events ─────────────────────────────────────────────────────────────────
+
+export function getEvent(db: Db, id: number, forUpdate = false): Promise<EventRow | undefined> {
+  const q = db.selectFrom('btc.events').select(EVENT_COLUMNS).where('id', '=', id);
+  return (forUpdate ? q.forUpdate() : q).executeTakeFirst();
+}
+
+function columns(e: EventData) {
+  return {
+    type: e.type,
+    occurred_at: e.occurred_at,
+    wallet: e.type === 'bank_to_exchange' ? e.wallet : null,
+    from_wallet: e.type === 'bank_to_exchange' ? null : e.from_wallet,
+    to_wallet: e.type === 'bank_to_exchange' ? null : e.to_wallet,
+    sats: e.type === 'bank_to_exchange' ? null : e.sats,
+    fee_sats: e.type === 'bank_to_exchange' ? null : e.fee_sats,
+    amount: e.type === 'wallet_to_wallet' ? null : e.amount,
+    currency: e.type === 'wallet_to_wallet' ? null : e.currency,
+  };
+}
+
+export function insertEvent(db: Db, e: EventData): Promise<EventRow> {
+  return db.insertInto('btc.events').values(columns(e)).returning(EVENT_COLUMNS).executeTakeFirstOrThrow();
+}
+
+export function replaceEvent(db: Db, id: number, e: EventData): Promise<EventRow> {
+  return db
+    .updateTable('btc.events')
+    .set(columns(e))
+    .where('id', '=', id)
+    .returning(EVENT_COLUMNS)
+    .executeTakeFirstOrThrow();
+}
+
+export async function deleteEvent(db: Db, id: number): Promise<void> {
+  await db.deleteFrom('btc.events').where('id', '=', id).execute();
+}
+
+export interface EventFilter {
+  type?: EventType;
+  wallet?: number;
+  from?: string;
+  to?: string;
+  after?: { occurred_at: string; id: number };
+  limit: number;
+}
+
+export function listEvents(db: Db, f: EventFilter): Promise<EventRow[]> {
+  let q = db
+    .selectFrom('btc.events')
+    .select(EVENT_COLUMNS)
+    .orderBy('btc.events.occurred_at')
+    .orderBy('btc.events.id')
+    .limit(f.limit);
+  if (f.type) q = q.where('type', '=', f.type);
+  if (f.wallet !== undefined) {
+    const w = f.wallet;
+    q = q.where((eb) => eb.or([eb('wallet', '=', w), eb('from_wallet', '=', w), eb('to_wallet', '=', w)]));
+  }
+  if (f.from) q = q.where('occurred_at', '>=', f.from);
+  if (f.to) q = q.where('occurred_at', '<=', f.to);
+  if (f.after)
+    q = q.where(sql<boolean>`(occurred_at, id) > (${f.after.occurred_at}::date, ${f.after.id}::int8)`);
+  return q.execute();
+}
+
+// ── rates the ledger converted with ────────────────────────────────────────
+
+export async function hasRates(db: Db, date: string): Promise<boolean> {
+  const r = await db
+    .selectFrom('btc.ledger_rates')
+    .select('date')
+    .where('date', '=', date)
+    .executeTakeFirst();
+  return r !== undefined;
+}
+
+export async function saveRates(db: Db, r: DailyRates): Promise<void> {
+  await db
+    .insertInto('btc.ledger_rates')
+    .values({
+      date: r.date,
+      rates_date: r.rates_date,
+      usd_eur: r.usd_eur,
+      usd_dkk: r.usd_dkk,
+      eur_dkk: r.eur_dkk,
+    })
+    .onConflict((oc) => oc.column('date').doNothing())
+    .execute();
+}
+
+/** Dates of fiat-carrying events whose rates the ledger has not stored yet. */
+export async function datesMissingRates(db: Db): Promise<string[]> {
+  const r = await sql<{ date: string }>`
+    select distinct to_char(e.occurred_at, 'YYYY-MM-DD') as date from btc.events e
+    where e.amount is not null
+      and not exists (select 1 from btc.ledger_rates r where r.date = e.occurred_at)
+    order by 1`.execute(db);
+  return r.rows.map((x) => x.date);
+}

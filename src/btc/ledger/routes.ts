@@ -1,0 +1,204 @@
+import { Type } from 'typebox';
+import type { App } from '../../context.js';
+import { problems } from '../../http/problem.js';
+import * as s from './schemas.js';
+import type { LedgerService } from './service.js';
+
+const tags = ['ledger'];
+const security = [{ bearer: [] }];
+/** Ledger reads reveal the household's holdings, so they need the token like writes do. */
+const config = { private: true };
+
+export function ledgerRoutes(app: App, ledger: LedgerService) {
+  app.get(
+    '/api/wallets',
+    {
+      config,
+      schema: {
+        tags,
+        security,
+        summary: 'Wallets with their balance in sats',
+        querystring: s.WalletQuery,
+        response: { 200: s.WalletList, ...problems(400, 401) },
+      },
+    },
+    async (req) => ledger.listWallets(req.query.type),
+  );
+  app.get(
+    '/api/wallets/:id',
+    {
+      config,
+      schema: {
+        tags,
+        security,
+        params: s.WalletIdParams,
+        response: { 200: s.Wallet, ...problems(400, 401, 404) },
+      },
+    },
+    async (req) => ledger.getWallet(req.params.id),
+  );
+  app.post(
+    '/api/wallets',
+    {
+      schema: { tags, security, body: s.NewWallet, response: { 201: s.Wallet, ...problems(400, 401, 409) } },
+    },
+    async (req, reply) => reply.code(201).send(await ledger.createWallet(req.body)),
+  );
+  app.patch(
+    '/api/wallets/:id',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Rename a wallet or change its type (not while events name it)',
+        params: s.WalletIdParams,
+        body: s.WalletPatch,
+        response: { 200: s.Wallet, ...problems(400, 401, 404, 409) },
+      },
+    },
+    async (req) => ledger.patchWallet(req.params.id, req.body),
+  );
+  app.delete(
+    '/api/wallets/:id',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Delete a wallet that no event names',
+        params: s.WalletIdParams,
+        response: { 204: Type.Null(), ...problems(400, 401, 404, 409) },
+      },
+    },
+    async (req, reply) => {
+      await ledger.deleteWallet(req.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    '/api/events',
+    {
+      config,
+      schema: {
+        tags,
+        security,
+        summary: 'Events ordered by occurred_at, then id; pass next_cursor as cursor for the next page',
+        querystring: s.EventQuery,
+        response: { 200: s.EventPage, ...problems(400, 401) },
+      },
+    },
+    async (req) => ledger.listEvents(req.query),
+  );
+  app.get(
+    '/api/events/:id',
+    {
+      config,
+      schema: { tags, security, params: s.IdParams, response: { 200: s.Event, ...problems(400, 401, 404) } },
+    },
+    async (req) => ledger.getEvent(req.params.id),
+  );
+  app.post(
+    '/api/events',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Record an event; an Idempotency-Key header makes a retry return the first answer',
+        headers: s.IdempotencyHeaders,
+        body: s.EventBody,
+        response: { 201: s.Event, ...problems(400, 401, 409, 422, 502, 503) },
+      },
+    },
+    async (req, reply) => {
+      const answer = await ledger.createEvent(req.body, req.headers['idempotency-key']);
+      return reply
+        .code(answer.status as 201)
+        .type(answer.status >= 400 ? 'application/problem+json' : 'application/json')
+        .send(answer.body as s.EventJson);
+    },
+  );
+  app.put(
+    '/api/events/:id',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Replace an event',
+        params: s.IdParams,
+        body: s.EventBody,
+        response: { 200: s.Event, ...problems(400, 401, 404, 409, 422, 502, 503) },
+      },
+    },
+    async (req) => ledger.replaceEvent(req.params.id, req.body),
+  );
+  app.delete(
+    '/api/events/:id',
+    {
+      schema: {
+        tags,
+        security,
+        params: s.IdParams,
+        response: { 204: Type.Null(), ...problems(400, 401, 404, 409) },
+      },
+    },
+    async (req, reply) => {
+      await ledger.deleteEvent(req.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    '/api/deposits',
+    {
+      config,
+      schema: {
+        tags,
+        security,
+        summary: 'Deposits with the amount in EUR, DKK and USD at the rates of their date',
+        querystring: s.Range,
+        response: { 200: Type.Array(s.Deposit), ...problems(400, 401) },
+      },
+    },
+    async (req) => ledger.listDeposits(req.query),
+  );
+  app.get(
+    '/api/deposits/totals',
+    {
+      config,
+      schema: {
+        tags,
+        security,
+        summary: 'Fiat deposited per exchange and currency',
+        response: { 200: Type.Array(s.DepositTotal), ...problems(401) },
+      },
+    },
+    async () => ledger.depositTotals(),
+  );
+  app.get(
+    '/api/buys',
+    {
+      config,
+      schema: {
+        tags,
+        security,
+        querystring: s.Range,
+        response: { 200: Type.Array(s.Buy), ...problems(400, 401) },
+      },
+    },
+    async (req) => ledger.listBuys(req.query),
+  );
+  for (const table of ['deposits', 'buys'] as const) {
+    app.post(
+      `/api/${table}/rebuild`,
+      {
+        schema: {
+          tags,
+          security,
+          summary: `Recompute ${table} from all events, atomically`,
+          response: { 200: s.Rebuilt, ...problems(401, 502, 503) },
+        },
+      },
+      async () => ({ rebuilt: await ledger.rebuild(table) }),
+    );
+  }
+}

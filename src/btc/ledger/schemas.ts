@@ -1,0 +1,113 @@
+import { Type, type Static } from 'typebox';
+import { CURRENCIES, EVENT_TYPES } from './events.js';
+
+const WalletType = Type.Union([Type.Literal('exchange'), Type.Literal('wallet')]);
+const Id = Type.Integer({ minimum: 1, maximum: 2 ** 53 - 1 });
+/** Wallet ids are SQL integers; a larger one is a 400, not a database error. */
+const WalletId = Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 });
+const Day = Type.String({ format: 'date', description: 'YYYY-MM-DD' });
+const Money = Type.Number({ description: 'fiat amount, exact in storage (numeric)' });
+
+export const IdParams = Type.Object({ id: Id });
+export const WalletIdParams = Type.Object({ id: WalletId });
+
+export const Wallet = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  wallet_type: WalletType,
+  balance: Type.Integer({ description: 'sats, derived from the events' }),
+});
+export const WalletList = Type.Array(Wallet);
+export const WalletQuery = Type.Object({ type: Type.Optional(WalletType) }, { additionalProperties: false });
+const Name = Type.String({ minLength: 1, maxLength: 100 });
+export const NewWallet = Type.Object(
+  { name: Name, wallet_type: WalletType },
+  { additionalProperties: false },
+);
+export const WalletPatch = Type.Object(
+  { name: Type.Optional(Name), wallet_type: Type.Optional(WalletType) },
+  { additionalProperties: false, minProperties: 1 },
+);
+
+/** Fields every event type may carry; which ones a type needs is checked per type in events.ts. */
+export const EventBody = Type.Object(
+  {
+    type: Type.Union(EVENT_TYPES.map((t) => Type.Literal(t))),
+    occurred_at: Day,
+    wallet: Type.Optional(WalletId),
+    from_wallet: Type.Optional(WalletId),
+    to_wallet: Type.Optional(WalletId),
+    sats: Type.Optional(Type.Integer({ minimum: 1, maximum: 2.1e15 })),
+    fee_sats: Type.Optional(Type.Integer({ minimum: 0, maximum: 2.1e15 })),
+    amount: Type.Optional(
+      Type.Union([Type.Number({ exclusiveMinimum: 0 }), Type.String({ pattern: '^[0-9]+(\\.[0-9]+)?$' })], {
+        description: 'positive decimal; a string keeps every digit',
+      }),
+    ),
+    currency: Type.Optional(Type.Union(CURRENCIES.map((c) => Type.Literal(c)))),
+  },
+  { additionalProperties: false },
+);
+
+export const Event = Type.Object({
+  id: Type.Integer(),
+  type: Type.String(),
+  occurred_at: Type.String(),
+  wallet: Type.Optional(Type.Integer()),
+  from_wallet: Type.Optional(Type.Integer()),
+  to_wallet: Type.Optional(Type.Integer()),
+  sats: Type.Optional(Type.Integer()),
+  fee_sats: Type.Optional(Type.Integer()),
+  amount: Type.Optional(Money),
+  currency: Type.Optional(Type.String()),
+});
+
+export type EventJson = Static<typeof Event>;
+
+export const EventQuery = Type.Object(
+  {
+    type: Type.Optional(Type.Union(EVENT_TYPES.map((t) => Type.Literal(t)))),
+    wallet: Type.Optional(WalletId),
+    from: Type.Optional(Day),
+    to: Type.Optional(Day),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
+    cursor: Type.Optional(Type.String({ maxLength: 200 })),
+  },
+  { additionalProperties: false },
+);
+export const EventPage = Type.Object({
+  items: Type.Array(Event),
+  next_cursor: Type.Union([Type.String(), Type.Null()]),
+});
+
+export const IdempotencyHeaders = Type.Object({
+  'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+});
+
+export const Range = Type.Object(
+  { from: Type.Optional(Day), to: Type.Optional(Day) },
+  { additionalProperties: false },
+);
+
+export const Deposit = Type.Object({
+  id: Type.Integer(),
+  event_id: Type.Integer(),
+  occurred_at: Type.String(),
+  wallet: Type.Integer(),
+  currency: Type.String(),
+  amount: Money,
+  amount_eur: Money,
+  amount_dkk: Money,
+  amount_usd: Money,
+});
+export const DepositTotal = Type.Object({ wallet: Type.Integer(), currency: Type.String(), amount: Money });
+export const Buy = Type.Object({
+  id: Type.Integer(),
+  event_id: Type.Integer(),
+  occurred_at: Type.String(),
+  wallet: Type.Integer({ description: 'the exchange the sats were bought on' }),
+  sats: Type.Integer(),
+  fee_sats: Type.Integer(),
+  amount_eur: Money,
+});
+export const Rebuilt = Type.Object({ rebuilt: Type.Integer() });

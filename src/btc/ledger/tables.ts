@@ -1,0 +1,68 @@
+import type { Generated } from 'kysely';
+
+export interface WalletsTable {
+  id: Generated<number>;
+  name: string;
+  wallet_type: 'exchange' | 'wallet';
+  balance: Generated<number>;
+}
+
+export interface EventsTable {
+  id: Generated<number>;
+  type: 'bank_to_exchange' | 'exchange_to_wallet' | 'wallet_to_wallet';
+  occurred_at: string;
+  wallet: number | null;
+  from_wallet: number | null;
+  to_wallet: number | null;
+  sats: number | null;
+  fee_sats: number | null;
+  amount: string | null;
+  currency: 'EUR' | 'DKK' | 'USD' | null;
+}
+
+export interface LedgerRatesTable {
+  date: string;
+  rates_date: string;
+  usd_eur: string;
+  usd_dkk: string;
+  eur_dkk: string;
+}
+
+export interface DepositsTable {
+  id: number;
+  event_id: number;
+  occurred_at: string;
+  wallet: number;
+  currency: string;
+  amount: string;
+  amount_eur: string;
+  amount_dkk: string;
+  amount_usd: string;
+}
+
+export interface BuysTable {
+  id: number;
+  event_id: number;
+  occurred_at: string;
+  wallet: number;
+  sats: number;
+  fee_sats: number;
+  amount_eur: string;
+}
+
+export interface IdempotencyKeysTable {
+  key: string;
+  request_hash: string;
+  status: number;
+  body: unknown;
+  created_at: Generated<Date>;
+}
+
+export interface LedgerTables {
+  'btc.wallets': WalletsTable;
+  'btc.events': EventsTable;
+  'btc.ledger_rates': LedgerRatesTable;
+  'btc.deposits': DepositsTable;
+  'btc.buys': BuysTable;
+  'btc.idempotency_keys': IdempotencyKeysTable;
+}

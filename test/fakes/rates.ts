@@ -1,0 +1,43 @@
+import type { FeatureFactory } from '../../src/context.js';
+import { provideRates, type DailyRates, type RatesService } from '../../src/btc/rates/contract.js';
+import { ProviderError } from '../../src/providers/http.js';
+
+/**
+ * Deterministic rates for any date, varying with the day so a wrong date shows in the figures:
+ * usd_eur 0.9 + day/1000, usd_dkk 6.7 + day/100, and the cross derived from them.
+ */
+export function ratesFor(date: string): DailyRates {
+  const day = Number(date.slice(8, 10));
+  const usdEur = (0.9 + day / 1000).toFixed(4);
+  const usdDkk = (6.7 + day / 100).toFixed(4);
+  const eurDkk = (Number(usdDkk) / Number(usdEur)).toFixed(6);
+  return { date, rates_date: date, usd_eur: usdEur, usd_dkk: usdDkk, eur_dkk: eurDkk };
+}
+
+/** A test-only stand-in for the rates feature; mount it before the ledger. Counts the dates asked. */
+export function fakeRatesFeature(asked: string[] = []): FeatureFactory {
+  return (ctx) => {
+    const service: RatesService = {
+      latest: () => null,
+      forDate: async (date) => {
+        asked.push(date);
+        return ratesFor(date);
+      },
+      onChange: () => () => {},
+    };
+    provideRates(ctx, service);
+    return { name: 'fake-rates' };
+  };
+}
+
+/** The rates feature while its provider is down: every fetch fails as the real one would. */
+export const downRatesFeature: FeatureFactory = (ctx) => {
+  provideRates(ctx, {
+    latest: () => null,
+    forDate: async () => {
+      throw new ProviderError('frankfurter', 'connection refused', { transient: true });
+    },
+    onChange: () => () => {},
+  });
+  return { name: 'down-rates' };
+};
