@@ -17,7 +17,7 @@ function open(url: string): Promise<WebSocket> {
     const ws = new WebSocket(url, { perMessageDeflate: false });
     ws.on('message', (data) => {
       const t = now();
-      const m = JSON.parse(String(data)) as { btc_usd: number };
+      const m = JSON.parse((data as Buffer).toString()) as { btc_usd: number };
       seqs.push(m.btc_usd - 60_000);
       times.push(t);
     });

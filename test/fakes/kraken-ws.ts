@@ -101,7 +101,7 @@ export class FakeKraken {
     socket.on('message', (data) => {
       let req: SubscribeRequest;
       try {
-        req = JSON.parse(String(data)) as SubscribeRequest;
+        req = JSON.parse((data as Buffer).toString()) as SubscribeRequest;
       } catch {
         return;
       }

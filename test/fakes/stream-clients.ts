@@ -32,7 +32,7 @@ function collector(messages: unknown[]): StreamClient['until'] {
 export async function wsClient(url: string): Promise<StreamClient & { ws: WebSocket }> {
   const ws = new WebSocket(url);
   const messages: unknown[] = [];
-  ws.on('message', (d) => messages.push(JSON.parse(String(d))));
+  ws.on('message', (d) => messages.push(JSON.parse((d as Buffer).toString())));
   await new Promise<void>((resolve, reject) => {
     ws.once('open', () => resolve());
     ws.once('error', reject);

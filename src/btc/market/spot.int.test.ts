@@ -151,6 +151,6 @@ describe('the spot feed and /api/price/latest', () => {
 async function latestWhere(pred: (p: Price) => boolean): Promise<Price | undefined> {
   const r = await t.call('GET', '/api/price/latest');
   if (r.statusCode !== 200) return undefined;
-  const p = r.json() as Price;
+  const p = r.json<Price>();
   return pred(p) ? p : undefined;
 }
