@@ -44,10 +44,10 @@ describe.skipIf(!TEST_DATABASE_URL)('two btc processes on one PostgreSQL databas
         LOG_LEVEL: 'warn',
       });
       nodes.push({ proc, port, stream: undefined as unknown as StreamClient });
-      await waitForHttp(`http://127.0.0.1:${port}/health`);
+      await waitForHttp(`http://127.0.0.1:${port}/health`, 60_000);
       nodes[i]!.stream = await wsClient(`ws://127.0.0.1:${port}/api/stream/price`);
     }
-  }, 90_000);
+  }, 150_000);
 
   afterAll(async () => {
     for (const n of nodes) {
@@ -60,14 +60,17 @@ describe.skipIf(!TEST_DATABASE_URL)('two btc processes on one PostgreSQL databas
   });
 
   it('one polls, both stream; when the leader dies the other takes over within seconds', async () => {
-    await waitFor(() => kraken.ws.clients.size === 1, 10_000, 'one spot connection');
-    // a few heartbeat periods and leadership retries later there is still only one poller
-    await new Promise((r) => setTimeout(r, 2_500));
-    expect(kraken.ws.clients.size).toBe(1);
-    expect(kraken.ws.connections).toBe(1);
+    await waitFor(() => kraken.ws.clients.size === 1, 30_000, 'one spot connection');
+    // over a few leadership retries there is never more than one poller connected
+    let most = 0;
+    for (let i = 0; i < 25; i++) {
+      most = Math.max(most, kraken.ws.clients.size);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(most).toBe(1);
 
     kraken.tick('BTC/USD', 70_001);
-    for (const n of nodes) await n.stream.until((m) => m.btc_usd === 70_001, 10_000);
+    for (const n of nodes) await n.stream.until((m) => m.btc_usd === 70_001, 20_000);
 
     const connected = await Promise.all(nodes.map((n) => spotConnected(n.port)));
     expect(connected.filter(Boolean)).toHaveLength(1);
@@ -77,15 +80,21 @@ describe.skipIf(!TEST_DATABASE_URL)('two btc processes on one PostgreSQL databas
     leader.proc.child.kill('SIGKILL');
     await leader.proc.exited;
     const diedAt = Date.now();
-    await waitFor(() => kraken.ws.connections === 2 && kraken.ws.clients.size === 1, 15_000, 'a new poller');
-    expect(Date.now() - diedAt).toBeLessThan(10_000);
+    const connectionsBefore = kraken.ws.connections;
+    await waitFor(
+      () => kraken.ws.connections > connectionsBefore && kraken.ws.clients.size === 1,
+      20_000,
+      'a new poller',
+    );
+    // the follower retries the lock every 2 s; the rest is a loaded machine's slack
+    expect(Date.now() - diedAt).toBeLessThan(15_000);
     expect(await spotConnected(follower.port)).toBe(true);
 
     kraken.tick('BTC/USD', 70_002);
-    await follower.stream.until((m) => m.btc_usd === 70_002, 10_000);
+    await follower.stream.until((m) => m.btc_usd === 70_002, 20_000);
     const latest = (await (await fetch(`http://127.0.0.1:${follower.port}/api/price/latest`)).json()) as {
       btc_usd: number;
     };
     expect(latest.btc_usd).toBe(70_002);
-  }, 60_000);
+  }, 120_000);
 });

@@ -91,6 +91,8 @@ export class MarketService {
     }
     this.cleanups.push(
       this.leadership.watch((leader) => {
+        const standby = leader ? null : 'standby: another process holds the poller lock';
+        if (this.spot) this.ctx.health.feed('spot').detail = standby;
         if (leader) {
           this.spot?.start();
           this.quotes.startPolling();
