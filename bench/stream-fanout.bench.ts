@@ -149,6 +149,8 @@ export const streamFanoutBench: Benchmark = {
         for (const order of [
           ['s', 'b'],
           ['b', 's'],
+          ['s', 'b'],
+          ['b', 's'],
         ]) {
           for (const which of order) {
             const first = seq;
