@@ -23,6 +23,11 @@ export class Relay<Row extends { id: number }, Message> {
     this.hub.publish(this.toMessage(row));
   }
 
+  /** A row whose message this process already published before storing it. */
+  seen(id: number): void {
+    this.lastId = Math.max(this.lastId, id);
+  }
+
   /** Called with the NOTIFY payload (the new row's id) or with nothing at start. */
   wake(payload?: string): void {
     const id = Number(payload);

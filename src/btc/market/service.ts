@@ -54,7 +54,13 @@ export class MarketService {
     this.priceRelay = new Relay(this.priceHub, () => repo.latestPrice(db), priceMessage, logError);
     this.quoteRelay = new Relay(this.quoteHub, () => repo.latestQuote(db), quoteMessage, logError);
     this.spot = ctx.config.feeds.spot
-      ? new SpotFeed(ctx, rates, opts, (row) => this.priceRelay.published(row))
+      ? new SpotFeed(
+          ctx,
+          rates,
+          opts,
+          (row) => this.priceHub.publish(priceMessage(row)),
+          (id) => this.priceRelay.seen(id),
+        )
       : null;
     ctx.health.feed('spot', ctx.config.feeds.spot);
     const { quote: enabled } = ctx.config.feeds;
@@ -83,8 +89,11 @@ export class MarketService {
     const { database } = this.ctx;
     this.cleanups.push(await database.listen(PRICE_CHANNEL, (p) => this.priceRelay.wake(p)));
     this.cleanups.push(await database.listen(QUOTE_CHANNEL, (p) => this.quoteRelay.wake(p)));
+    // The stored latest rows first, so that nothing newer is overtaken by them.
     this.priceRelay.wake();
     this.quoteRelay.wake();
+    await this.priceRelay.idle();
+    await this.quoteRelay.idle();
     if (this.rates && this.spot) {
       const spot = this.spot;
       this.cleanups.push(this.rates.onChange(() => spot.ratesChanged()));

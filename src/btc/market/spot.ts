@@ -59,7 +59,8 @@ export function composePrice(usd: Side, eur: Side, rates: DailyRates | null): Om
 
 /**
  * The leader's spot feed: Kraken ticks for BTC/USD and BTC/EUR, combined with the latest
- * rates, stored as one row per interval at most; each stored row is handed to `onStored`.
+ * rates, at most one row per interval. Each row goes to `onComposed` before it is stored (this
+ * process's clients need not wait for the database) and its id to `onStored` after.
  */
 export class SpotFeed {
   private usd: Side | null = null;
@@ -75,7 +76,8 @@ export class SpotFeed {
     private readonly ctx: AppContext,
     private readonly rates: RatesService | null,
     private readonly opts: SpotOptions,
-    private readonly onStored: (row: PriceRow) => void,
+    private readonly onComposed: (row: Omit<PriceRow, 'id'>) => void,
+    private readonly onStored: (id: number) => void,
   ) {}
 
   get malformed(): number {
@@ -137,6 +139,7 @@ export class SpotFeed {
     }
     this.lastStoreAt = Date.now();
     const row = composePrice(this.usd, this.eur, this.rates?.latest() ?? null);
+    this.onComposed(row);
     this.storing = this.persist(row).finally(() => {
       this.storing = null;
       if (this.dirty) {
@@ -150,7 +153,7 @@ export class SpotFeed {
     const { db } = this.ctx.database;
     try {
       const id = await repo.insertPrice(db, row);
-      this.onStored({ id, ...row });
+      this.onStored(id);
       await repo.notify(db, PRICE_CHANNEL, String(id));
       if (++this.inserts % PRUNE_EVERY === 0)
         await repo.prunePrices(db, new Date(row.at.getTime() - KEEP_MS));
