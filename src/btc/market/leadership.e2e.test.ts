@@ -92,9 +92,13 @@ describe.skipIf(!TEST_DATABASE_URL)('two btc processes on one PostgreSQL databas
 
     kraken.tick('BTC/USD', 70_002);
     await follower.stream.until((m) => m.btc_usd === 70_002, 20_000);
-    const latest = (await (await fetch(`http://127.0.0.1:${follower.port}/api/price/latest`)).json()) as {
-      btc_usd: number;
-    };
-    expect(latest.btc_usd).toBe(70_002);
+    await waitFor(
+      async () => {
+        const res = await fetch(`http://127.0.0.1:${follower.port}/api/price/latest`);
+        return ((await res.json()) as { btc_usd?: number }).btc_usd === 70_002;
+      },
+      10_000,
+      'the new leader to store the price',
+    );
   }, 120_000);
 });
