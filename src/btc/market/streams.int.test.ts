@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
-import { waitFor, wsClient } from '../../../test/fakes/stream-clients.js';
+import { sseClient, waitFor, wsClient } from '../../../test/fakes/stream-clients.js';
 import { Broadcast } from './streams.js';
 
 /** A Broadcast behind a real listening socket, as the app serves it. */
@@ -77,5 +77,34 @@ describe('Broadcast', () => {
     slow.terminate();
     await slowClosed;
     fast.close();
+  });
+
+  it('drops an SSE client that stops reading, while a reading one gets every event', async () => {
+    const hub = new Broadcast({ minIntervalMs: 0, maxBufferedBytes: 256 * 1024 });
+    const { url, server } = await serve(hub);
+    cleanups.push(() => {
+      hub.close();
+      server.close();
+    });
+    const httpUrl = url.replace('ws', 'http');
+    const reader = await sseClient(httpUrl);
+    const port = Number(new URL(httpUrl).port);
+    const stalled = connect(port, '127.0.0.1');
+    stalled.on('error', () => {});
+    await new Promise((r) => stalled.once('connect', r));
+    stalled.write('GET / HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n');
+    stalled.pause();
+    await waitFor(() => hub.clientCount === 2);
+    const pad = 'y'.repeat(64 * 1024);
+    const total = 300;
+    for (let i = 1; i <= total; i++) {
+      hub.publish({ seq: i, pad });
+      await new Promise((r) => setImmediate(r));
+    }
+    await reader.until<{ seq: number }>((m) => m.seq === total, 10_000);
+    expect(reader.messages).toHaveLength(total);
+    expect(hub.dropped).toBe(1);
+    reader.close();
+    stalled.destroy();
   });
 });
