@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FakeKraken } from '../../../test/fakes/kraken-ws.js';
+import { waitFor, wsClient, type StreamClient } from '../../../test/fakes/stream-clients.js';
+import { TEST_DATABASE_URL, freshDatabase, type TestDatabase } from '../../../test/support/db.js';
+import { freePort, runSatwatt, waitForHttp, type Proc } from '../../../test/support/process.js';
+
+if (!TEST_DATABASE_URL)
+  console.log(
+    'two-process leadership test skipped: TEST_DATABASE_URL is unset (it needs a PostgreSQL server)',
+  );
+
+interface Node {
+  proc: Proc;
+  port: number;
+  stream: StreamClient;
+}
+
+async function spotConnected(port: number): Promise<boolean> {
+  const res = await fetch(`http://127.0.0.1:${port}/health`);
+  const body = (await res.json()) as { feeds: { spot?: { connected: boolean | null } } };
+  return body.feeds.spot?.connected === true;
+}
+
+describe.skipIf(!TEST_DATABASE_URL)('two btc processes on one PostgreSQL database', () => {
+  let db: TestDatabase;
+  let kraken: FakeKraken;
+  const nodes: Node[] = [];
+
+  beforeAll(async () => {
+    db = await freshDatabase();
+    kraken = await FakeKraken.start({ heartbeatMs: 200 });
+    for (let i = 0; i < 2; i++) {
+      const port = await freePort();
+      const proc = runSatwatt(['serve'], {
+        DATABASE_URL: db.url!,
+        SERVICES: 'btc',
+        PORT: String(port),
+        SPOT_FEED_ENABLED: 'true',
+        SPOT_FEED_URL: kraken.url,
+        OHLC_FEED_ENABLED: 'false',
+        QUOTE_FEED_ENABLED: 'false',
+        RATES_FEED_ENABLED: 'false',
+        PRICE_FEED_ENABLED: 'false',
+        LOG_LEVEL: 'warn',
+      });
+      nodes.push({ proc, port, stream: undefined as unknown as StreamClient });
+      await waitForHttp(`http://127.0.0.1:${port}/health`, 60_000);
+      nodes[i]!.stream = await wsClient(`ws://127.0.0.1:${port}/api/stream/price`);
+    }
+  }, 150_000);
+
+  afterAll(async () => {
+    for (const n of nodes) {
+      n.stream?.close();
+      if (n.proc.child.exitCode === null) n.proc.child.kill('SIGTERM');
+      await n.proc.exited;
+    }
+    await kraken?.close();
+    await db?.close();
+  });
+
+  it('one polls, both stream; when the leader dies the other takes over within seconds', async () => {
+    await waitFor(() => kraken.ws.clients.size === 1, 30_000, 'one spot connection');
+    // over a few leadership retries there is never more than one poller connected
+    let most = 0;
+    for (let i = 0; i < 25; i++) {
+      most = Math.max(most, kraken.ws.clients.size);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(most).toBe(1);
+
+    kraken.tick('BTC/USD', 70_001);
+    for (const n of nodes) await n.stream.until((m) => m.btc_usd === 70_001, 20_000);
+
+    const connected = await Promise.all(nodes.map((n) => spotConnected(n.port)));
+    expect(connected.filter(Boolean)).toHaveLength(1);
+    const leader = nodes[connected.indexOf(true)]!;
+    const follower = nodes[connected.indexOf(false)]!;
+
+    leader.proc.child.kill('SIGKILL');
+    await leader.proc.exited;
+    const diedAt = Date.now();
+    const connectionsBefore = kraken.ws.connections;
+    await waitFor(
+      () => kraken.ws.connections > connectionsBefore && kraken.ws.clients.size === 1,
+      20_000,
+      'a new poller',
+    );
+    // the follower retries the lock every 2 s; the rest is a loaded machine's slack
+    expect(Date.now() - diedAt).toBeLessThan(15_000);
+    expect(await spotConnected(follower.port)).toBe(true);
+
+    kraken.tick('BTC/USD', 70_002);
+    await follower.stream.until((m) => m.btc_usd === 70_002, 20_000);
+    await waitFor(
+      async () => {
+        const res = await fetch(`http://127.0.0.1:${follower.port}/api/price/latest`);
+        return ((await res.json()) as { btc_usd?: number }).btc_usd === 70_002;
+      },
+      10_000,
+      'the new leader to store the price',
+    );
+  }, 120_000);
+});

@@ -1,0 +1,163 @@
+import { Big } from 'big.js';
+import type { AppContext } from '../../context.js';
+import { HttpProblem } from '../../http/problem.js';
+import { ProviderError } from '../../providers/http.js';
+import type { StrikeClient, StrikeQuote } from '../../providers/strike.js';
+import { danishDate } from '../../shared/danish-time.js';
+import * as repo from './repository.js';
+import type { QuoteRow } from './repository.js';
+import type { QuoteMessage } from './schemas.js';
+
+export const QUOTE_CHANNEL = 'btc_quote';
+
+export interface QuoteOptions {
+  intervalMs: number;
+  maxBackoffMs: number;
+  /** How long to leave the broker alone after a 429 that names no Retry-After. */
+  rateLimitBackoffMs: number;
+}
+
+export function quoteMessage(row: Omit<QuoteRow, 'id'>): QuoteMessage {
+  return {
+    at: row.at.toISOString(),
+    total_eur: Number(row.total_eur),
+    fee_eur: Number(row.fee_eur),
+    pre_fee_eur: Number(row.pre_fee_eur),
+    quote_sats: row.quote_sats,
+    rates: row.rates,
+  };
+}
+
+function wrong(message: string): ProviderError {
+  return new ProviderError('strike', message, { transient: false, status: 200 });
+}
+
+/** The amount to quote before the fee: total − fee, to the cent, never above the total. */
+export function preFeeAmount(totalEur: string, feeEur: string): string {
+  const pre = new Big(totalEur).minus(feeEur);
+  if (pre.lte(0)) throw wrong(`the fee ${feeEur} EUR is not below the total ${totalEur} EUR`);
+  return pre.round(2, Big.roundDown).toFixed(2);
+}
+
+/** The sats a quote buys: target.amount (BTC, 8 decimals) × 1e8, as an exact integer. */
+export function satsOf(quote: StrikeQuote): number {
+  if (quote.target.currency !== 'BTC') throw wrong(`quote target is ${quote.target.currency}, not BTC`);
+  return Number(new Big(quote.target.amount).times(1e8).round(0, Big.roundDown).toFixed(0));
+}
+
+/**
+ * Polls the broker every interval on the leader: the rates ticker (stored whole) and a real
+ * quote for the pre-fee amount, with the fee learned from the day's first quote. Failures
+ * back off exponentially, and a 429 at least as long as the broker asks.
+ */
+export class QuoteFeed {
+  private timer: NodeJS.Timeout | null = null;
+  private running = false;
+  private failures = 0;
+  private blockedUntil = 0;
+  private inflight: Promise<QuoteRow> | null = null;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly client: StrikeClient | null,
+    private readonly offReason: string | null,
+    private readonly opts: QuoteOptions,
+    private readonly onStored: (row: QuoteRow) => void,
+  ) {}
+
+  startPolling(): void {
+    if (this.running || !this.client) return;
+    this.running = true;
+    this.timer = setTimeout(() => void this.pollLoop(), 0);
+  }
+
+  async stopPolling(): Promise<void> {
+    this.running = false;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.inflight?.catch(() => {});
+  }
+
+  /** A fresh real quote now (POST /api/quote); concurrent callers share one. */
+  async quoteNow(): Promise<QuoteRow> {
+    if (!this.client) throw new HttpProblem(503, `the quote feed is off: ${this.offReason}`);
+    const wait = this.blockedUntil - Date.now();
+    if (wait > 0) {
+      const s = Math.ceil(wait / 1000);
+      throw new HttpProblem(503, `the strike provider rate-limited us; retry in ${s} s`, {
+        'retry-after': String(s),
+      });
+    }
+    this.inflight ??= this.poll(this.client).finally(() => (this.inflight = null));
+    return this.inflight;
+  }
+
+  private async pollLoop(): Promise<void> {
+    if (!this.running) return;
+    let delay = this.opts.intervalMs;
+    try {
+      await this.quoteNow();
+      this.failures = 0;
+    } catch (e) {
+      this.failures++;
+      delay = Math.min(this.opts.intervalMs * 2 ** this.failures, this.opts.maxBackoffMs);
+      delay = Math.max(delay, this.blockedUntil - Date.now());
+      this.ctx.log.warn({ err: (e as Error).message, retryInMs: delay }, 'quote feed: poll failed');
+    }
+    if (this.running) this.timer = setTimeout(() => void this.pollLoop(), delay);
+  }
+
+  private async poll(client: StrikeClient): Promise<QuoteRow> {
+    const signal = this.ctx.shutdown;
+    try {
+      const rates = await client.ticker(signal);
+      const total = this.ctx.config.quoteTotalEur;
+      const fee = await this.feeOfToday(client, total);
+      const preFee = preFeeAmount(total, fee);
+      const quote = await client.quote(
+        { sell: 'EUR', buy: 'BTC', amount: preFee, currency: 'EUR', feePolicy: 'EXCLUSIVE' },
+        signal,
+      );
+      const row = {
+        at: this.ctx.clock.now(),
+        total_eur: total,
+        fee_eur: fee,
+        pre_fee_eur: preFee,
+        quote_sats: satsOf(quote),
+        rates,
+      };
+      const { db } = this.ctx.database;
+      const id = await repo.insertQuote(db, row);
+      const stored = { id, ...row };
+      this.onStored(stored);
+      await repo.notify(db, QUOTE_CHANNEL, String(id));
+      return stored;
+    } catch (e) {
+      if (e instanceof ProviderError && e.status === 429) {
+        const backoff = e.opts.retryAfterMs ?? this.opts.rateLimitBackoffMs;
+        this.blockedUntil = Date.now() + backoff;
+      }
+      throw e;
+    }
+  }
+
+  /** Learned once per Danish day from an INCLUSIVE quote for the total, and kept in the database. */
+  private async feeOfToday(client: StrikeClient, total: string): Promise<string> {
+    const { db } = this.ctx.database;
+    const date = danishDate(this.ctx.clock.now());
+    const known = await repo.feeOf(db, date, total);
+    if (known !== undefined) return known;
+    const q = await client.quote(
+      { sell: 'EUR', buy: 'BTC', amount: total, currency: 'EUR', feePolicy: 'INCLUSIVE' },
+      this.ctx.shutdown,
+    );
+    if (q.fee.currency !== 'EUR') throw wrong(`quote fee is in ${q.fee.currency}, not EUR`);
+    await repo.saveFee(db, {
+      date,
+      total_eur: total,
+      fee_eur: q.fee.amount,
+      learned_at: this.ctx.clock.now(),
+    });
+    return (await repo.feeOf(db, date, total)) ?? q.fee.amount;
+  }
+}

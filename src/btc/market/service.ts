@@ -1,0 +1,151 @@
+import type { ServerResponse } from 'node:http';
+import type WebSocket from 'ws';
+import type { AppContext } from '../../context.js';
+import { HttpProblem } from '../../http/problem.js';
+import { StrikeClient } from '../../providers/strike.js';
+import type { Leadership } from '../leadership.js';
+import type { RatesService } from '../rates/contract.js';
+import * as repo from './repository.js';
+import { QUOTE_CHANNEL, QuoteFeed, quoteMessage, type QuoteOptions } from './quotes.js';
+import { Relay } from './relay.js';
+import type { PriceMessage, QuoteMessage } from './schemas.js';
+import { PRICE_CHANNEL, SpotFeed, priceMessage, type SpotOptions } from './spot.js';
+import { Broadcast, type BroadcastOptions } from './streams.js';
+
+export type MarketOptions = SpotOptions & QuoteOptions & BroadcastOptions & { sseKeepAliveMs: number };
+
+export const DEFAULT_MARKET_OPTIONS: MarketOptions = {
+  watchdogMs: 5_000,
+  initialBackoffMs: 1_000,
+  maxBackoffMs: 60_000,
+  maxConnectsPerWindow: 4,
+  reconnectWindowMs: 60_000,
+  storeIntervalMs: 100,
+  intervalMs: 10_000,
+  rateLimitBackoffMs: 60_000,
+  minIntervalMs: 100,
+  maxBufferedBytes: 256 * 1024,
+  sseKeepAliveMs: 15_000,
+};
+
+/**
+ * The market data of one process: pollers that run while this process leads, and the price
+ * and quote streams, which every process serves from the stored rows.
+ */
+export class MarketService {
+  readonly priceHub: Broadcast;
+  readonly quoteHub: Broadcast;
+  private readonly priceRelay: Relay<repo.PriceRow, PriceMessage>;
+  private readonly quoteRelay: Relay<repo.QuoteRow, QuoteMessage>;
+  private readonly spot: SpotFeed | null;
+  private readonly quotes: QuoteFeed;
+  private readonly cleanups: (() => void | Promise<void>)[] = [];
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly rates: RatesService | null,
+    private readonly leadership: Leadership,
+    opts: MarketOptions,
+  ) {
+    const { db } = ctx.database;
+    const logError = (e: unknown) => ctx.log.error({ err: e }, 'market: reading the latest row failed');
+    this.priceHub = new Broadcast(opts);
+    this.quoteHub = new Broadcast(opts);
+    this.priceRelay = new Relay(this.priceHub, () => repo.latestPrice(db), priceMessage, logError);
+    this.quoteRelay = new Relay(this.quoteHub, () => repo.latestQuote(db), quoteMessage, logError);
+    this.spot = ctx.config.feeds.spot
+      ? new SpotFeed(
+          ctx,
+          rates,
+          opts,
+          (row) => this.priceHub.publish(priceMessage(row)),
+          (id) => this.priceRelay.seen(id),
+        )
+      : null;
+    ctx.health.feed('spot', ctx.config.feeds.spot);
+    const { quote: enabled } = ctx.config.feeds;
+    const key = ctx.config.strikeApiKey;
+    const offReason = !enabled ? 'QUOTE_FEED_ENABLED is false' : !key ? 'STRIKE_API_KEY is not set' : null;
+    const client =
+      enabled && key
+        ? new StrikeClient({
+            baseUrl: ctx.config.urls.quote,
+            apiKey: key,
+            timeoutMs: ctx.config.providerTimeoutMs,
+            health: ctx.health.feed('quote', true),
+          })
+        : null;
+    if (!client) {
+      ctx.health.feed('quote', false).detail = `off: ${offReason}`;
+      if (enabled) ctx.log.info('quote feed is off: STRIKE_API_KEY is not set');
+    }
+    this.quotes = new QuoteFeed(ctx, client, offReason, opts, (row) => this.quoteRelay.published(row));
+    const keepAlive = setInterval(() => this.priceHub.keepAlive(), opts.sseKeepAliveMs);
+    keepAlive.unref();
+    this.cleanups.push(() => clearInterval(keepAlive));
+  }
+
+  async start(): Promise<void> {
+    const { database } = this.ctx;
+    this.cleanups.push(await database.listen(PRICE_CHANNEL, (p) => this.priceRelay.wake(p)));
+    this.cleanups.push(await database.listen(QUOTE_CHANNEL, (p) => this.quoteRelay.wake(p)));
+    // The stored latest rows first, so that nothing newer is overtaken by them.
+    this.priceRelay.wake();
+    this.quoteRelay.wake();
+    await this.priceRelay.idle();
+    await this.quoteRelay.idle();
+    if (this.rates && this.spot) {
+      const spot = this.spot;
+      this.cleanups.push(this.rates.onChange(() => spot.ratesChanged()));
+    }
+    this.cleanups.push(
+      this.leadership.watch((leader) => {
+        const standby = leader ? null : 'standby: another process holds the poller lock';
+        if (this.spot) this.ctx.health.feed('spot').detail = standby;
+        if (leader) {
+          this.spot?.start();
+          this.quotes.startPolling();
+        } else {
+          void this.spot?.stop();
+          void this.quotes.stopPolling();
+        }
+      }),
+    );
+  }
+
+  async stop(): Promise<void> {
+    for (const c of this.cleanups.splice(0).reverse()) await c();
+    await this.spot?.stop();
+    await this.quotes.stopPolling();
+    await this.priceRelay.idle();
+    await this.quoteRelay.idle();
+    this.priceHub.close();
+    this.quoteHub.close();
+  }
+
+  async latestPrice(): Promise<PriceMessage> {
+    const row = await repo.latestPrice(this.ctx.database.db);
+    if (!row) throw new HttpProblem(503, 'no spot price has arrived yet from the kraken spot feed');
+    return priceMessage(row);
+  }
+
+  async latestQuote(): Promise<QuoteMessage> {
+    const row = await repo.latestQuote(this.ctx.database.db);
+    if (!row) throw new HttpProblem(503, 'no quote has been obtained yet from the strike quote feed');
+    return quoteMessage(row);
+  }
+
+  async quoteNow(): Promise<QuoteMessage> {
+    return quoteMessage(await this.quotes.quoteNow());
+  }
+
+  subscribePrice(socket: WebSocket): void {
+    this.priceHub.addSocket(socket);
+  }
+  subscribeQuote(socket: WebSocket): void {
+    this.quoteHub.addSocket(socket);
+  }
+  subscribePriceEvents(res: ServerResponse): void {
+    this.priceHub.addSse(res);
+  }
+}

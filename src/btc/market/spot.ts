@@ -1,0 +1,164 @@
+import { Big } from 'big.js';
+import type { AppContext } from '../../context.js';
+import { KrakenTickerClient, type KrakenTick } from '../../providers/kraken-ws.js';
+import type { DailyRates, RatesService } from '../rates/contract.js';
+import * as repo from './repository.js';
+import type { PriceRow } from './repository.js';
+import type { PriceMessage } from './schemas.js';
+
+export const PRICE_CHANNEL = 'btc_price';
+const SYMBOLS = { usd: 'BTC/USD', eur: 'BTC/EUR' } as const;
+const KEEP_MS = 60 * 60_000;
+const PRUNE_EVERY = 500;
+
+export interface SpotOptions {
+  watchdogMs: number;
+  initialBackoffMs: number;
+  maxBackoffMs: number;
+  maxConnectsPerWindow: number;
+  reconnectWindowMs: number;
+  /** Ticks closer together than this are stored (and published) as one row, the newest. */
+  storeIntervalMs: number;
+}
+
+interface Side {
+  price: string;
+  at: Date;
+}
+
+export function priceMessage(row: Omit<PriceRow, 'id'>): PriceMessage {
+  return {
+    at: row.at.toISOString(),
+    btc_usd: Number(row.btc_usd),
+    btc_eur: Number(row.btc_eur),
+    btc_dkk: row.btc_dkk === null ? null : Number(row.btc_dkk),
+    rates:
+      row.rates === null
+        ? null
+        : {
+            date: row.rates.date,
+            usd_eur: Number(row.rates.usd_eur),
+            usd_dkk: Number(row.rates.usd_dkk),
+            eur_dkk: Number(row.rates.eur_dkk),
+          },
+  };
+}
+
+/** BTC/DKK = BTC/EUR × EUR/DKK, exact; null while no rate is known (never a made-up number). */
+export function composePrice(usd: Side, eur: Side, rates: DailyRates | null): Omit<PriceRow, 'id'> {
+  return {
+    at: usd.at > eur.at ? usd.at : eur.at,
+    btc_usd: usd.price,
+    btc_eur: eur.price,
+    btc_dkk: rates ? new Big(eur.price).times(rates.eur_dkk).toFixed() : null,
+    rates: rates
+      ? { date: rates.date, usd_eur: rates.usd_eur, usd_dkk: rates.usd_dkk, eur_dkk: rates.eur_dkk }
+      : null,
+  };
+}
+
+/**
+ * The leader's spot feed: Kraken ticks for BTC/USD and BTC/EUR, combined with the latest
+ * rates, at most one row per interval. Each row goes to `onComposed` before it is stored (this
+ * process's clients need not wait for the database) and its id to `onStored` after.
+ */
+export class SpotFeed {
+  private usd: Side | null = null;
+  private eur: Side | null = null;
+  private client: KrakenTickerClient | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private storing: Promise<void> | null = null;
+  private dirty = false;
+  private lastStoreAt = 0;
+  private inserts = 0;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly rates: RatesService | null,
+    private readonly opts: SpotOptions,
+    private readonly onComposed: (row: Omit<PriceRow, 'id'>) => void,
+    private readonly onStored: (id: number) => void,
+  ) {}
+
+  get malformed(): number {
+    return this.client?.malformed ?? 0;
+  }
+
+  start(): void {
+    if (this.client) return;
+    this.client = new KrakenTickerClient({
+      url: this.ctx.config.urls.spot,
+      symbols: [SYMBOLS.usd, SYMBOLS.eur],
+      health: this.ctx.health.feed('spot', true),
+      log: this.ctx.log,
+      now: () => this.ctx.clock.now(),
+      onTick: (tick, at) => this.onTick(tick, at),
+      watchdogMs: this.opts.watchdogMs,
+      initialBackoffMs: this.opts.initialBackoffMs,
+      maxBackoffMs: this.opts.maxBackoffMs,
+      maxConnectsPerWindow: this.opts.maxConnectsPerWindow,
+      windowMs: this.opts.reconnectWindowMs,
+    });
+    this.client.start();
+  }
+
+  async stop(): Promise<void> {
+    const c = this.client;
+    this.client = null;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await c?.stop();
+    await this.storing;
+  }
+
+  /** A new EUR/DKK rate changes BTC/DKK even when the spot price stands still. */
+  ratesChanged(): void {
+    if (this.client) this.schedule();
+  }
+
+  private onTick(tick: KrakenTick, receivedAt: Date): void {
+    const side = { price: String(tick.last), at: tick.timestamp ?? receivedAt };
+    if (tick.symbol === SYMBOLS.usd) this.usd = side;
+    else if (tick.symbol === SYMBOLS.eur) this.eur = side;
+    else return;
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.timer) return;
+    const wait = this.lastStoreAt + this.opts.storeIntervalMs - Date.now();
+    this.timer = setTimeout(() => this.store(), Math.max(0, wait));
+  }
+
+  private store(): void {
+    this.timer = null;
+    if (!this.usd || !this.eur) return;
+    if (this.storing) {
+      this.dirty = true;
+      return;
+    }
+    this.lastStoreAt = Date.now();
+    const row = composePrice(this.usd, this.eur, this.rates?.latest() ?? null);
+    this.onComposed(row);
+    this.storing = this.persist(row).finally(() => {
+      this.storing = null;
+      if (this.dirty) {
+        this.dirty = false;
+        this.schedule();
+      }
+    });
+  }
+
+  private async persist(row: Omit<PriceRow, 'id'>): Promise<void> {
+    const { db } = this.ctx.database;
+    try {
+      const id = await repo.insertPrice(db, row);
+      this.onStored(id);
+      await repo.notify(db, PRICE_CHANNEL, String(id));
+      if (++this.inserts % PRUNE_EVERY === 0)
+        await repo.prunePrices(db, new Date(row.at.getTime() - KEEP_MS));
+    } catch (e) {
+      this.ctx.log.error({ err: e }, 'spot feed: storing the price failed');
+    }
+  }
+}

@@ -1,0 +1,43 @@
+import type { ColumnType, Generated } from 'kysely';
+
+type Numeric = ColumnType<string, string, string>;
+type Json<T> = ColumnType<T, string, string>;
+
+export interface RatesJson {
+  date: string;
+  usd_eur: string;
+  usd_dkk: string;
+  eur_dkk: string;
+}
+
+export interface StrikeRateJson {
+  amount: string;
+  sourceCurrency: string;
+  targetCurrency: string;
+}
+
+export interface MarketTables {
+  'btc.spot_prices': {
+    id: Generated<number>;
+    at: Date;
+    btc_usd: Numeric;
+    btc_eur: Numeric;
+    btc_dkk: ColumnType<string | null, string | null, string | null>;
+    rates: ColumnType<RatesJson | null, string | null, string | null>;
+  };
+  'btc.quotes': {
+    id: Generated<number>;
+    at: Date;
+    total_eur: Numeric;
+    fee_eur: Numeric;
+    pre_fee_eur: Numeric;
+    quote_sats: number;
+    rates: Json<StrikeRateJson[]>;
+  };
+  'btc.quote_fees': {
+    date: string;
+    total_eur: Numeric;
+    fee_eur: Numeric;
+    learned_at: Date;
+  };
+}

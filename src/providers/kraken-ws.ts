@@ -1,0 +1,248 @@
+import WebSocket from 'ws';
+import type { FeedHealth } from '../http/health.js';
+
+/** One symbol's ticker as Kraken WS v2 sends it; prices are JSON numbers on the wire. */
+export interface KrakenTick {
+  symbol: string;
+  last: number;
+  bid: number | null;
+  ask: number | null;
+  /** The provider's timestamp when it sent one (older captures lack it), else null. */
+  timestamp: Date | null;
+}
+
+export type KrakenMessage =
+  | { kind: 'ticker'; ticks: KrakenTick[] }
+  | { kind: 'heartbeat' }
+  | { kind: 'status'; system: string }
+  | { kind: 'subscribed'; symbol: string }
+  | { kind: 'subscribe-failed'; error: string }
+  | { kind: 'other' };
+
+export class MalformedMessage extends Error {}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+const finiteOrNull = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+function parseTick(raw: unknown): KrakenTick {
+  if (!isObject(raw) || typeof raw.symbol !== 'string')
+    throw new MalformedMessage('ticker entry without a symbol');
+  const last = finiteOrNull(raw.last);
+  if (last === null || last <= 0) throw new MalformedMessage(`ticker ${raw.symbol}: last is not a price`);
+  let timestamp: Date | null = null;
+  if (typeof raw.timestamp === 'string') {
+    const t = new Date(raw.timestamp);
+    if (!Number.isNaN(t.getTime())) timestamp = t;
+  }
+  return { symbol: raw.symbol, last, bid: finiteOrNull(raw.bid), ask: finiteOrNull(raw.ask), timestamp };
+}
+
+/**
+ * Parses one text frame. Unknown channels, methods and fields are 'other' or ignored; only
+ * frames that are not JSON objects, or ticker frames without usable prices, are malformed.
+ */
+export function parseKrakenMessage(text: string): KrakenMessage {
+  let msg: unknown;
+  try {
+    msg = JSON.parse(text);
+  } catch {
+    throw new MalformedMessage(`not JSON: ${text.slice(0, 60)}`);
+  }
+  if (!isObject(msg)) throw new MalformedMessage('not a JSON object');
+  if (msg.channel === 'heartbeat') return { kind: 'heartbeat' };
+  if (msg.channel === 'ticker' && (msg.type === 'snapshot' || msg.type === 'update')) {
+    if (!Array.isArray(msg.data)) throw new MalformedMessage('ticker without a data array');
+    return { kind: 'ticker', ticks: msg.data.map(parseTick) };
+  }
+  if (msg.channel === 'status') {
+    const first: unknown = Array.isArray(msg.data) ? msg.data[0] : undefined;
+    return {
+      kind: 'status',
+      system: isObject(first) && typeof first.system === 'string' ? first.system : '',
+    };
+  }
+  if (msg.method === 'subscribe') {
+    if (msg.success === true) {
+      const symbol = isObject(msg.result) && typeof msg.result.symbol === 'string' ? msg.result.symbol : '';
+      return { kind: 'subscribed', symbol };
+    }
+    return {
+      kind: 'subscribe-failed',
+      error: typeof msg.error === 'string' ? msg.error : 'subscribe failed',
+    };
+  }
+  return { kind: 'other' };
+}
+
+export function subscribeRequest(symbols: readonly string[], reqId: number) {
+  return {
+    method: 'subscribe',
+    params: { channel: 'ticker', symbol: [...symbols], event_trigger: 'trades', snapshot: true },
+    req_id: reqId,
+  };
+}
+
+export interface KrakenTickerOptions {
+  url: string;
+  symbols: readonly string[];
+  onTick: (tick: KrakenTick, receivedAt: Date) => void;
+  health: FeedHealth;
+  log: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
+  now?: () => Date;
+  /** No message at all for this long (Kraken sends 1 Hz heartbeats) means the connection is dead. */
+  watchdogMs?: number;
+  initialBackoffMs?: number;
+  maxBackoffMs?: number;
+  /** At most this many connection attempts per rolling minute (Kraken limits connection rates). */
+  maxConnectsPerWindow?: number;
+  windowMs?: number;
+  random?: () => number;
+}
+
+/**
+ * One WebSocket to the Kraken v2 ticker channel, kept alive: a watchdog closes a silent
+ * connection, and reconnects follow exponential backoff with full jitter, capped by a rolling
+ * window of attempts; each new connection subscribes again.
+ */
+export class KrakenTickerClient {
+  malformed = 0;
+  private socket: WebSocket | null = null;
+  private running = false;
+  private failures = 0;
+  private attempts: number[] = [];
+  private watchdog: NodeJS.Timeout | null = null;
+  private retryTimer: NodeJS.Timeout | null = null;
+  private reqId = 0;
+  private readonly o: Required<Omit<KrakenTickerOptions, 'now' | 'random'>> & {
+    now: () => Date;
+    random: () => number;
+  };
+
+  constructor(opts: KrakenTickerOptions) {
+    this.o = {
+      watchdogMs: 5_000,
+      initialBackoffMs: 1_000,
+      maxBackoffMs: 60_000,
+      maxConnectsPerWindow: 4,
+      windowMs: 60_000,
+      now: () => new Date(),
+      random: Math.random,
+      ...opts,
+    };
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.connect();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.clearTimers();
+    const s = this.socket;
+    this.socket = null;
+    this.o.health.connected = false;
+    if (!s || s.readyState === WebSocket.CLOSED) return;
+    await new Promise<void>((resolve) => {
+      s.once('close', () => resolve());
+      s.terminate();
+    });
+  }
+
+  private connect(): void {
+    if (!this.running) return;
+    this.attempts.push(Date.now());
+    const socket = new WebSocket(this.o.url, { handshakeTimeout: this.o.watchdogMs });
+    this.socket = socket;
+    this.armWatchdog(socket);
+    socket.on('open', () => {
+      socket.send(JSON.stringify(subscribeRequest(this.o.symbols, ++this.reqId)));
+    });
+    socket.on('message', (data, isBinary) => {
+      if (socket !== this.socket) return;
+      this.armWatchdog(socket);
+      const at = this.o.now();
+      this.o.health.lastMessageAt = at;
+      this.handle(isBinary ? '' : rawText(data), at);
+    });
+    socket.on('error', (e) => this.o.health.failure(e, this.o.now()));
+    socket.on('close', () => {
+      if (socket !== this.socket) return;
+      this.socket = null;
+      this.o.health.connected = false;
+      this.scheduleReconnect();
+    });
+  }
+
+  private handle(text: string, at: Date): void {
+    let msg: KrakenMessage;
+    try {
+      msg = parseKrakenMessage(text);
+    } catch (e) {
+      this.malformed++;
+      this.o.health.detail = `malformed messages skipped: ${this.malformed}`;
+      this.o.log.warn({ err: (e as Error).message }, 'spot feed: malformed message skipped');
+      return;
+    }
+    switch (msg.kind) {
+      case 'subscribed':
+        this.o.health.connected = true;
+        this.failures = 0;
+        return;
+      case 'subscribe-failed':
+        this.o.health.failure(new Error(`subscribe failed: ${msg.error}`), at);
+        return;
+      case 'status':
+        if (msg.system && msg.system !== 'online')
+          this.o.log.info({ system: msg.system }, 'spot feed: provider status');
+        return;
+      case 'ticker':
+        this.o.health.connected = true;
+        this.o.health.success(at);
+        this.failures = 0;
+        for (const tick of msg.ticks) this.o.onTick(tick, at);
+        return;
+      default:
+        return;
+    }
+  }
+
+  private armWatchdog(socket: WebSocket): void {
+    if (this.watchdog) clearTimeout(this.watchdog);
+    this.watchdog = setTimeout(() => {
+      if (socket !== this.socket) return;
+      this.o.health.failure(new Error(`no message for ${this.o.watchdogMs} ms`), this.o.now());
+      socket.terminate();
+    }, this.o.watchdogMs);
+  }
+
+  private scheduleReconnect(): void {
+    if (!this.running) return;
+    this.clearTimers();
+    this.failures++;
+    const ceiling = Math.min(this.o.maxBackoffMs, this.o.initialBackoffMs * 2 ** (this.failures - 1));
+    let delay = ceiling / 2 + this.o.random() * (ceiling / 2);
+    const now = Date.now();
+    this.attempts = this.attempts.filter((t) => t > now - this.o.windowMs);
+    if (this.attempts.length >= this.o.maxConnectsPerWindow) {
+      delay = Math.max(delay, this.attempts[0]! + this.o.windowMs - now);
+    }
+    this.o.health.reconnects++;
+    this.retryTimer = setTimeout(() => this.connect(), delay);
+  }
+
+  private clearTimers(): void {
+    if (this.watchdog) clearTimeout(this.watchdog);
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.watchdog = null;
+    this.retryTimer = null;
+  }
+}
+
+function rawText(data: WebSocket.RawData): string {
+  if (Buffer.isBuffer(data)) return data.toString('utf8');
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  return Buffer.from(data).toString('utf8');
+}

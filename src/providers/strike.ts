@@ -1,0 +1,113 @@
+import { randomUUID } from 'node:crypto';
+import type { FeedHealth } from '../http/health.js';
+import { HttpProvider, ProviderError } from './http.js';
+
+/** 1 `sourceCurrency` = `amount` `targetCurrency`; amounts stay decimal strings, as sent. */
+export interface StrikeRate {
+  amount: string;
+  sourceCurrency: string;
+  targetCurrency: string;
+}
+
+export interface StrikeMoney {
+  amount: string;
+  currency: string;
+}
+
+export interface StrikeQuote {
+  id: string;
+  source: StrikeMoney;
+  target: StrikeMoney;
+  fee: StrikeMoney;
+  validUntil: string | null;
+}
+
+export interface QuoteRequest {
+  sell: string;
+  buy: string;
+  amount: string;
+  currency: string;
+  feePolicy: 'INCLUSIVE' | 'EXCLUSIVE';
+}
+
+const DECIMAL = /^\d+(\.\d+)?$/;
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function malformed(what: string): ProviderError {
+  return new ProviderError('strike', `malformed answer: ${what}`, { transient: false, status: 200 });
+}
+
+function money(v: unknown, field: string): StrikeMoney {
+  if (
+    !isObject(v) ||
+    typeof v.amount !== 'string' ||
+    !DECIMAL.test(v.amount) ||
+    typeof v.currency !== 'string'
+  )
+    throw malformed(`${field} is not {amount: decimal string, currency}`);
+  return { amount: v.amount, currency: v.currency };
+}
+
+export function parseTicker(body: unknown): StrikeRate[] {
+  if (!Array.isArray(body)) throw malformed('the rates ticker is not an array');
+  return body.map((r, i) => {
+    if (
+      !isObject(r) ||
+      typeof r.amount !== 'string' ||
+      !DECIMAL.test(r.amount) ||
+      typeof r.sourceCurrency !== 'string' ||
+      typeof r.targetCurrency !== 'string'
+    )
+      throw malformed(`rates ticker entry ${i}`);
+    return { amount: r.amount, sourceCurrency: r.sourceCurrency, targetCurrency: r.targetCurrency };
+  });
+}
+
+export function parseQuote(body: unknown): StrikeQuote {
+  if (!isObject(body) || typeof body.id !== 'string') throw malformed('quote without an id');
+  return {
+    id: body.id,
+    source: money(body.source, 'source'),
+    target: money(body.target, 'target'),
+    fee: money(body.fee, 'fee'),
+    validUntil: typeof body.validUntil === 'string' ? body.validUntil : null,
+  };
+}
+
+/**
+ * Strike's rates ticker and currency-exchange quotes (PROVIDERS.md §1). Calls are not retried
+ * here: the poller owns the cadence and its back-off, and a quote retried with a fresh key
+ * would be a second quote.
+ */
+export class StrikeClient {
+  private readonly http: HttpProvider;
+
+  constructor(opts: { baseUrl: string; apiKey: string; timeoutMs: number; health?: FeedHealth }) {
+    this.http = new HttpProvider({
+      name: 'strike',
+      baseUrl: opts.baseUrl.replace(/\/$/, ''),
+      timeoutMs: opts.timeoutMs,
+      retries: 0,
+      health: opts.health,
+      headers: () => ({ authorization: `Bearer ${opts.apiKey}` }),
+    });
+  }
+
+  async ticker(signal?: AbortSignal): Promise<StrikeRate[]> {
+    return parseTicker(await this.http.get<unknown>('/v1/rates/ticker', { signal }));
+  }
+
+  async quote(req: QuoteRequest, signal?: AbortSignal, idempotencyKey = randomUUID()): Promise<StrikeQuote> {
+    const body = {
+      sell: req.sell,
+      buy: req.buy,
+      amount: { amount: req.amount, currency: req.currency, feePolicy: req.feePolicy },
+    };
+    const answer = await this.http.post<unknown>('/v1/currency-exchange-quotes', body, {
+      signal,
+      headers: { 'idempotency-key': idempotencyKey },
+    });
+    return parseQuote(answer);
+  }
+}
