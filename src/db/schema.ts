@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { PricesTables } from '../power/prices/tables.js';
 
 /**
  * Every table Kysely knows, as the union of each feature's table types.
@@ -15,4 +16,4 @@ export interface CoreTables {
 }
 
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- features extend it
-export interface DB extends CoreTables {}
+export interface DB extends CoreTables, PricesTables {}

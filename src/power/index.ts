@@ -1,4 +1,5 @@
 import type { FeatureFactory } from '../context.js';
+import { pricesFeature } from './prices/index.js';
 
 /** The power service's features, mounted in this order. */
-export const powerFeatures: FeatureFactory[] = [];
+export const powerFeatures: FeatureFactory[] = [pricesFeature];
