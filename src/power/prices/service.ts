@@ -106,7 +106,10 @@ export class PriceService {
     const periods = mergeDiscounts(await this.provider.tariffs(gln, codes, this.ctx.shutdown), codes);
     await this.ctx.database.db.transaction().execute(async (trx) => {
       for (const p of periods) await repo.upsertTariffPeriod(trx, { ...p, source: 'DatahubPricelist' });
-      await repo.fillMissingTariffs(trx, gln);
+      if ((await repo.fillMissingTariffs(trx, gln)) > 0) {
+        this.elpriceCache.clear();
+        this.pricesCache.clear();
+      }
     });
     return periods.length;
   }
