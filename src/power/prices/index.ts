@@ -1,18 +1,25 @@
-import type { FeatureFactory } from '../../context.js';
+import type { AppContext, FeatureFactory } from '../../context.js';
+import { backfillCommand } from './command.js';
 import { EnergiDataService } from '../../providers/energidataservice.js';
 import { loadHomePage } from './page.js';
 import { priceRoutes } from './routes.js';
 import { PriceScheduler } from './scheduler.js';
 import { PriceService } from './service.js';
 
-export const pricesFeature: FeatureFactory = (ctx) => {
-  const health = ctx.health.feed('prices', ctx.config.feeds.price);
+export function makePriceService(ctx: AppContext): PriceService {
   const provider = new EnergiDataService({
     baseUrl: ctx.config.urls.price,
     timeoutMs: ctx.config.providerTimeoutMs,
-    health,
+    health: ctx.health.feed('prices', ctx.config.feeds.price),
   });
-  const service = new PriceService(ctx, provider);
+  return new PriceService(ctx, provider);
+}
+
+export const backfillPrices = backfillCommand(makePriceService);
+
+export const pricesFeature: FeatureFactory = (ctx) => {
+  const health = ctx.health.feed('prices', ctx.config.feeds.price);
+  const service = makePriceService(ctx);
   const scheduler = new PriceScheduler(ctx, service, health);
   return {
     name: 'prices',
