@@ -129,7 +129,8 @@ function utcInstant(value: unknown, field: string): Date {
 
 /** A float of the wire as the exact decimal it prints as (740.951258 stays 740.951258). */
 function decimal(value: unknown, field: string): string | null {
-  if (value === null || value === undefined) return null;
+  if (value === undefined) throw malformed(`${field} missing`);
+  if (value === null) return null;
   if (typeof value !== 'number' || !Number.isFinite(value)) throw malformed(`${field} ${String(value)}`);
   return String(value);
 }
@@ -197,7 +198,7 @@ export function parseDatahubPricelist(body: unknown, gln: string): TariffRecord[
     const first = decimal(r.Price1, 'Price1');
     if (first === null) throw malformed('Price1 missing');
     // A flat (P1D) record sets only Price1; it holds for every hour.
-    const hourly = Array.from({ length: 24 }, (_, i) => decimal(r[`Price${i + 1}`], `Price${i + 1}`) ?? first);
+    const hourly = Array.from({ length: 24 }, (_, i) => decimal(r[`Price${i + 1}`] ?? null, `Price${i + 1}`) ?? first);
     return {
       gln: typeof r.GLN_Number === 'string' ? r.GLN_Number : gln,
       chargeTypeCode: code,

@@ -98,6 +98,11 @@ export async function pricesBetween(
   return q.orderBy('time_dk').orderBy('price_area').execute();
 }
 
+/** Before a refresh writes the grid company's periods anew. */
+export async function deleteTariffPeriods(db: Handle, gln: string, source: string): Promise<void> {
+  await db.deleteFrom('power.tariff_periods').where('grid_company_gln', '=', gln).where('source', '=', source).execute();
+}
+
 /** A refreshed period replaces the stored one that starts at the same time. */
 export async function upsertTariffPeriod(db: Handle, p: TariffRecord & { source: string }): Promise<void> {
   await sql`

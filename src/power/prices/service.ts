@@ -103,8 +103,10 @@ export class PriceService {
       this.ctx.log.warn({ gln }, 'no known tariff codes for this grid company; tariffs not refreshed');
       return 0;
     }
-    const periods = mergeDiscounts(await this.provider.tariffs(gln, codes, this.ctx.shutdown), codes);
+    const periods = combineTariffs(await this.provider.tariffs(gln, codes, this.ctx.shutdown), codes);
+    if (periods.length === 0) return 0;
     await this.ctx.database.db.transaction().execute(async (trx) => {
+      await repo.deleteTariffPeriods(trx, gln, 'DatahubPricelist');
       for (const p of periods) await repo.upsertTariffPeriod(trx, { ...p, source: 'DatahubPricelist' });
       if ((await repo.fillMissingTariffs(trx, gln)) > 0) {
         this.elpriceCache.clear();
@@ -207,18 +209,34 @@ export class PriceService {
 }
 
 /**
- * One period per start time: the first base code's record (codes are listed newest first),
- * plus any discount record starting at the same time. Prices become øre/kWh.
+ * Cuts the records into consecutive periods at every ValidFrom and ValidTo: each period takes
+ * the base tariff valid through it (codes are listed newest first) plus every discount code
+ * (suffix R) valid through it, which DSOs publish with their own dates. Prices become øre/kWh.
  */
-export function mergeDiscounts(records: TariffRecord[], codes: string[]): TariffRecord[] {
+export function combineTariffs(records: TariffRecord[], codes: string[]): TariffRecord[] {
   const isDiscount = (code: string) => /[ _]R$/.test(code);
-  const byStart = new Map<string, TariffRecord>();
-  const ranked = [...records].sort((a, b) => codes.indexOf(a.chargeTypeCode) - codes.indexOf(b.chargeTypeCode));
-  for (const r of ranked.filter((x) => !isDiscount(x.chargeTypeCode)))
-    if (!byStart.has(r.validFrom)) byStart.set(r.validFrom, r);
-  for (const d of ranked.filter((x) => isDiscount(x.chargeTypeCode))) {
-    const base = byStart.get(d.validFrom);
-    if (base) byStart.set(d.validFrom, { ...base, hourly: base.hourly.map((v, i) => Big(v).plus(d.hourly[i] ?? '0').toString()) });
-  }
-  return [...byStart.values()].map((p) => ({ ...p, hourly: p.hourly.map((v) => Big(v).times(100).toString()) }));
+  const rank = (r: TariffRecord) => codes.indexOf(r.chargeTypeCode);
+  const base = records.filter((r) => !isDiscount(r.chargeTypeCode)).sort((a, b) => rank(a) - rank(b));
+  const discounts = records.filter((r) => isDiscount(r.chargeTypeCode));
+  const points = [...new Set(records.flatMap((r) => (r.validTo ? [r.validFrom, r.validTo] : [r.validFrom])))].sort();
+  const out: TariffRecord[] = [];
+  points.forEach((from, i) => {
+    const covers = (r: TariffRecord) => r.validFrom <= from && (r.validTo === null || r.validTo > from);
+    const main = base.find(covers);
+    if (!main) return;
+    const extra = discounts.filter(covers);
+    out.push({
+      gln: main.gln,
+      chargeTypeCode: [main, ...extra].map((r) => r.chargeTypeCode).join('+'),
+      validFrom: from,
+      validTo: points[i + 1] ?? null,
+      hourly: main.hourly.map((v, h) =>
+        extra
+          .reduce((sum, d) => sum.plus(d.hourly[h] ?? '0'), Big(v))
+          .times(100)
+          .toString(),
+      ),
+    });
+  });
+  return out;
 }
