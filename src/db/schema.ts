@@ -15,5 +15,4 @@ export interface CoreTables {
   };
 }
 
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- features extend it
 export interface DB extends CoreTables, PricesTables {}

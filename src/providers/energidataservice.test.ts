@@ -60,7 +60,10 @@ describe('EnergiDataService spot prices', () => {
 
   it('a range across 2025-10-01 asks each dataset once', async () => {
     const rows = await eds.spotPrices('2025-09-29', '2025-10-03');
-    expect(fake.server.requests.map((r) => r.path)).toEqual(['/dataset/Elspotprices', '/dataset/DayAheadPrices']);
+    expect(fake.server.requests.map((r) => r.path)).toEqual([
+      '/dataset/Elspotprices',
+      '/dataset/DayAheadPrices',
+    ]);
     expect(perArea(rows, 'DK1')).toBe(2 * 24 + 2 * 96);
   });
 
@@ -79,12 +82,14 @@ describe('EnergiDataService spot prices', () => {
     fake.server.failAlways({ kind: 'malformed' });
     await expect(eds.spotPrices('2026-01-05', '2026-01-06')).rejects.toBeInstanceOf(ProviderError);
     expect(health.ok).toBe(false);
-    expect(() => parseDayAheadPrices({ records: [{ TimeUTC: 'yesterday', PriceArea: 'DK1', DayAheadPriceDKK: 1 }] })).toThrow(
-      /TimeUTC/,
-    );
+    expect(() =>
+      parseDayAheadPrices({ records: [{ TimeUTC: 'yesterday', PriceArea: 'DK1', DayAheadPriceDKK: 1 }] }),
+    ).toThrow(/TimeUTC/);
     expect(() => parseDayAheadPrices({ total: 0 })).toThrow(/records/);
     expect(() =>
-      parseDayAheadPrices({ records: [{ TimeUTC: '2026-01-01T00:00:00', PriceArea: 'DK1', DayAheadPriceDKK: 'x' }] }),
+      parseDayAheadPrices({
+        records: [{ TimeUTC: '2026-01-01T00:00:00', PriceArea: 'DK1', DayAheadPriceDKK: 'x' }],
+      }),
     ).toThrow(ProviderError);
   });
 
@@ -103,7 +108,13 @@ describe('EnergiDataService spot prices', () => {
     const withOthers = {
       records: [
         ...elspotRecords('2024-05-01'),
-        { HourUTC: '2024-05-01T00:00:00', HourDK: '2024-05-01T02:00:00', PriceArea: 'SE3', SpotPriceDKK: 1, SpotPriceEUR: 0.1 },
+        {
+          HourUTC: '2024-05-01T00:00:00',
+          HourDK: '2024-05-01T02:00:00',
+          PriceArea: 'SE3',
+          SpotPriceDKK: 1,
+          SpotPriceEUR: 0.1,
+        },
       ],
     };
     expect(parseElspotprices(withOthers)).toHaveLength(48);
@@ -115,9 +126,17 @@ describe('EnergiDataService spot prices', () => {
 describe('EnergiDataService tariffs', () => {
   it('reads DatahubPricelist records; a flat record holds Price1 for every hour', async () => {
     fake.tariffs = [
-      tariffRecord({ validFrom: '2026-04-01T00:00:00', validTo: null, hourly: Array.from({ length: 24 }, (_, h) => 0.1 + h / 1000) }),
+      tariffRecord({
+        validFrom: '2026-04-01T00:00:00',
+        validTo: null,
+        hourly: Array.from({ length: 24 }, (_, h) => 0.1 + h / 1000),
+      }),
       tariffRecord({ code: 'OTHER', validFrom: '2026-04-01T00:00:00', validTo: null, hourly: [1] }),
-      tariffRecord({ validFrom: '2026-01-01T00:00:00', validTo: '2026-04-01T00:00:00', hourly: [0.25, ...Array(23).fill(null)] }),
+      tariffRecord({
+        validFrom: '2026-01-01T00:00:00',
+        validTo: '2026-04-01T00:00:00',
+        hourly: [0.25, ...Array(23).fill(null)],
+      }),
     ];
     const records = await eds.tariffs('5790000705689', ['DT_C_01']);
     expect(records).toHaveLength(2);
@@ -129,6 +148,8 @@ describe('EnergiDataService tariffs', () => {
   });
 
   it('rejects a record without ValidFrom', () => {
-    expect(() => parseDatahubPricelist({ records: [{ ChargeTypeCode: 'X', Price1: 1 }] }, '1')).toThrow(/ValidFrom/);
+    expect(() => parseDatahubPricelist({ records: [{ ChargeTypeCode: 'X', Price1: 1 }] }, '1')).toThrow(
+      /ValidFrom/,
+    );
   });
 });

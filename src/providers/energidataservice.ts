@@ -131,7 +131,8 @@ function utcInstant(value: unknown, field: string): Date {
 function decimal(value: unknown, field: string): string | null {
   if (value === undefined) throw malformed(`${field} missing`);
   if (value === null) return null;
-  if (typeof value !== 'number' || !Number.isFinite(value)) throw malformed(`${field} ${String(value)}`);
+  if (typeof value !== 'number' || !Number.isFinite(value))
+    throw malformed(`${field} ${JSON.stringify(value)}`);
   return String(value);
 }
 
@@ -162,7 +163,9 @@ function withResolution(rows: Omit<SpotPrice, 'minutes'>[]): SpotPrice[] {
   const out: SpotPrice[] = [];
   const QUARTER = 15 * 60_000;
   for (const area of PRICE_AREAS) {
-    const mine = rows.filter((r) => r.area === area).sort((a, b) => a.timeUtc.getTime() - b.timeUtc.getTime());
+    const mine = rows
+      .filter((r) => r.area === area)
+      .sort((a, b) => a.timeUtc.getTime() - b.timeUtc.getTime());
     mine.forEach((row, i) => {
       const t = row.timeUtc.getTime();
       const prevGap = i > 0 ? t - mine[i - 1]!.timeUtc.getTime() : Infinity;
@@ -194,11 +197,15 @@ export function parseDatahubPricelist(body: unknown, gln: string): TariffRecord[
     const validFrom = r.ValidFrom;
     if (typeof validFrom !== 'string' || !LOCAL_TS.test(validFrom)) throw malformed('ValidFrom');
     const validTo = r.ValidTo ?? null;
-    if (validTo !== null && (typeof validTo !== 'string' || !LOCAL_TS.test(validTo))) throw malformed('ValidTo');
+    if (validTo !== null && (typeof validTo !== 'string' || !LOCAL_TS.test(validTo)))
+      throw malformed('ValidTo');
     const first = decimal(r.Price1, 'Price1');
     if (first === null) throw malformed('Price1 missing');
     // A flat (P1D) record sets only Price1; it holds for every hour.
-    const hourly = Array.from({ length: 24 }, (_, i) => decimal(r[`Price${i + 1}`] ?? null, `Price${i + 1}`) ?? first);
+    const hourly = Array.from(
+      { length: 24 },
+      (_, i) => decimal(r[`Price${i + 1}`] ?? null, `Price${i + 1}`) ?? first,
+    );
     return {
       gln: typeof r.GLN_Number === 'string' ? r.GLN_Number : gln,
       chargeTypeCode: code,

@@ -8,7 +8,8 @@ import { SHARED_FIXTURES_DIR, sharedFixture, sharedFixturesPresent } from '../fa
 const DIR = 'energidataservice';
 type Records = { records: Record<string, unknown>[] };
 
-if (!sharedFixturesPresent) console.log(`conformance: ${SHARED_FIXTURES_DIR} is absent; skipping energidataservice`);
+if (!sharedFixturesPresent)
+  console.log(`conformance: ${SHARED_FIXTURES_DIR} is absent; skipping energidataservice`);
 
 /** The recorded Energi Data Service answers, replayed through the adapter over a real socket. */
 describe.skipIf(!sharedFixturesPresent)('energidataservice conformance (recorded answers)', () => {
@@ -27,7 +28,9 @@ describe.skipIf(!sharedFixturesPresent)('energidataservice conformance (recorded
   afterAll(() => fake.close());
 
   it('DayAheadPrices quarter hours of DK1 on 2026-07-03 (default descending order)', async () => {
-    const body = sharedFixture<Records>(`${DIR}/dayaheadprices_DK1_2026-07-03_quarterhours_records_only_hf.json`);
+    const body = sharedFixture<Records>(
+      `${DIR}/dayaheadprices_DK1_2026-07-03_quarterhours_records_only_hf.json`,
+    );
     answer = { path: '/dataset/DayAheadPrices', body };
     const rows = await eds.spotPrices('2026-07-03', '2026-07-04');
     expect(rows).toHaveLength(body.records.length);
@@ -40,25 +43,37 @@ describe.skipIf(!sharedFixturesPresent)('energidataservice conformance (recorded
   });
 
   it('DayAheadPrices single hourly record of DK2 (before the 15-minute switch)', async () => {
-    answer = { path: '/dataset/DayAheadPrices', body: sharedFixture(`${DIR}/dayaheadprices_DK2_single_record_csharp_test.json`) };
+    answer = {
+      path: '/dataset/DayAheadPrices',
+      body: sharedFixture(`${DIR}/dayaheadprices_DK2_single_record_csharp_test.json`),
+    };
     const rows = await eds.spotPrices('2025-10-01', '2025-10-02');
     expect(rows).toEqual([
-      { timeUtc: new Date('2025-09-27T21:00:00Z'), area: 'DK2', minutes: 60, priceDkk: '740.951258', priceEur: '99.269997' },
+      {
+        timeUtc: new Date('2025-09-27T21:00:00Z'),
+        area: 'DK2',
+        minutes: 60,
+        priceDkk: '740.951258',
+        priceEur: '99.269997',
+      },
     ]);
   });
 
-  it.each(['elspotprices_noparams_2024-08-29_TRIMMED.json', 'elspotprices_sort_echo_2023-05-21_TRIMMED.json'])(
-    'Elspotprices %s: DK1 and DK2 kept, other areas dropped, hourly',
-    async (file) => {
-      answer = { path: '/dataset/Elspotprices', body: sharedFixture(`${DIR}/${file}`) };
-      const rows = await eds.spotPrices('2023-05-21', '2023-05-22');
-      expect(rows.map((r) => r.area).sort()).toEqual(['DK1', 'DK2']);
-      expect(rows.every((r) => r.minutes === 60 && Number(r.priceDkk) > 0)).toBe(true);
-    },
-  );
+  it.each([
+    'elspotprices_noparams_2024-08-29_TRIMMED.json',
+    'elspotprices_sort_echo_2023-05-21_TRIMMED.json',
+  ])('Elspotprices %s: DK1 and DK2 kept, other areas dropped, hourly', async (file) => {
+    answer = { path: '/dataset/Elspotprices', body: sharedFixture(`${DIR}/${file}`) };
+    const rows = await eds.spotPrices('2023-05-21', '2023-05-22');
+    expect(rows.map((r) => r.area).sort()).toEqual(['DK1', 'DK2']);
+    expect(rows.every((r) => r.minutes === 60 && Number(r.priceDkk) > 0)).toBe(true);
+  });
 
   it('DatahubPricelist of N1 (CD with CD R discounts) becomes consecutive periods in øre/kWh', async () => {
-    answer = { path: '/dataset/DatahubPricelist', body: sharedFixture(`${DIR}/datahubpricelist_N1_CD_columns-subset_openhab.json`) };
+    answer = {
+      path: '/dataset/DatahubPricelist',
+      body: sharedFixture(`${DIR}/datahubpricelist_N1_CD_columns-subset_openhab.json`),
+    };
     const records = await eds.tariffs('5790001089030', ['CD', 'CD R']);
     expect(records).toHaveLength(20);
     const periods = combineTariffs(records, ['CD', 'CD R']);
@@ -86,7 +101,9 @@ describe.skipIf(!sharedFixturesPresent)('energidataservice conformance (recorded
   });
 
   it('the documented 429 answer is a ProviderError that the API answers with 503', async () => {
-    const body = sharedFixture<{ status: number; message: string }>(`${DIR}/error_429_rate_limit_DOCUMENTED_TEXT.json`);
+    const body = sharedFixture<{ status: number; message: string }>(
+      `${DIR}/error_429_rate_limit_DOCUMENTED_TEXT.json`,
+    );
     answer = { path: '/dataset/DayAheadPrices', body, status: body.status };
     const error = await eds.spotPrices('2026-01-01', '2026-01-02').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProviderError);

@@ -17,7 +17,8 @@ const dkText = (t: Date) => DateTime.fromJSDate(t, { zone: DANISH_ZONE }).toForm
  */
 export function generatedPrice(t: Date, area: Area, variant = 0): number {
   const q = t.getTime() / 900_000;
-  const base = 420 + 380 * Math.sin(q / 15) + (area === 'DK2' ? 37.5 : 0) + variant * 100 - (q % 97 === 0 ? 600 : 0);
+  const base =
+    420 + 380 * Math.sin(q / 15) + (area === 'DK2' ? 37.5 : 0) + variant * 100 - (q % 97 === 0 ? 600 : 0);
   return Math.round((base + (q % 7) * 0.123457) * 1e6) / 1e6;
 }
 

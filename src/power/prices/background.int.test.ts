@@ -45,14 +45,20 @@ describe('backfill-prices FROM TO', () => {
       '/dataset/DayAheadPrices 2025-10-21..2025-10-28',
     ]);
     // 11 hourly days + 26 quarter days + the 25-hour 2025-10-26 (100 quarters) + 2025-10-27, two areas
-    expect(await count('power.prices', '2025-09-19T22:00Z', '2025-10-27T23:00Z')).toBe(2 * (11 * 24 + 25 * 96 + 100 + 96));
+    expect(await count('power.prices', '2025-09-19T22:00Z', '2025-10-27T23:00Z')).toBe(
+      2 * (11 * 24 + 25 * 96 + 100 + 96),
+    );
     expect(await count('power.elprices', '2025-09-19T22:00Z', '2025-10-27T23:00Z')).toBe(2 * (37 * 24 + 25));
 
     fake.variant = 5;
     expect(await backfillPrices.run(['2025-09-20', '2025-10-27'], app.ctx)).toBe(0);
-    expect(await count('power.prices', '2025-09-19T22:00Z', '2025-10-27T23:00Z')).toBe(2 * (11 * 24 + 25 * 96 + 100 + 96));
+    expect(await count('power.prices', '2025-09-19T22:00Z', '2025-10-27T23:00Z')).toBe(
+      2 * (11 * 24 + 25 * 96 + 100 + 96),
+    );
     // Existing pairs stay untouched even though the provider now says something else.
-    const day = (await app.call('GET', '/api/prices?date=2025-10-27&area=DK1')).json<{ items: { price_dkk: number }[] }>();
+    const day = (await app.call('GET', '/api/prices?date=2025-10-27&area=DK1')).json<{
+      items: { price_dkk: number }[];
+    }>();
     const { generatedPrice } = await import('../../../test/fakes/energidataservice.js');
     expect(day.items[0]!.price_dkk).toBe(generatedPrice(new Date('2025-10-26T23:00:00Z'), 'DK1', 0));
     fake.variant = 0;
@@ -75,9 +81,17 @@ describe('prices table', () => {
   it('an existing (time_dk, price_area) pair is left untouched', async () => {
     const t = new Date('2030-01-01T00:00:00Z');
     const db = app.ctx.database.db;
-    expect(await insertPrices(db, [{ timeUtc: t, area: 'DK1', minutes: 15, priceDkk: '1.5', priceEur: null }])).toBe(1);
-    expect(await insertPrices(db, [{ timeUtc: t, area: 'DK1', minutes: 15, priceDkk: '9.9', priceEur: '1' }])).toBe(0);
-    const row = await db.selectFrom('power.prices').selectAll().where('time_dk', '=', t).executeTakeFirstOrThrow();
+    expect(
+      await insertPrices(db, [{ timeUtc: t, area: 'DK1', minutes: 15, priceDkk: '1.5', priceEur: null }]),
+    ).toBe(1);
+    expect(
+      await insertPrices(db, [{ timeUtc: t, area: 'DK1', minutes: 15, priceDkk: '9.9', priceEur: '1' }]),
+    ).toBe(0);
+    const row = await db
+      .selectFrom('power.prices')
+      .selectAll()
+      .where('time_dk', '=', t)
+      .executeTakeFirstOrThrow();
     expect(row.price_dkk).toBe('1.5');
   });
 });

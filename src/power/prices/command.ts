@@ -10,7 +10,7 @@ export const BACKFILL_CHUNK_DAYS = 31;
 export function backfillChunks(from: string, to: string, days = BACKFILL_CHUNK_DAYS): [string, string][] {
   const out: [string, string][] = [];
   const stop = addDays(to, 1);
-  for (let start = from; start < stop; ) {
+  for (let start = from; start < stop;) {
     let end = addDays(start, days);
     if (end > stop) end = stop;
     out.push([start, end]);
@@ -25,7 +25,8 @@ const dayCount = (from: string, to: string) =>
 export function backfillCommand(makeService: (ctx: AppContext) => PriceService): Command {
   return {
     name: 'backfill-prices',
-    usage: 'backfill-prices FROM TO   fetch and store day-ahead prices of the Danish days FROM..TO (inclusive)',
+    usage:
+      'backfill-prices FROM TO   fetch and store day-ahead prices of the Danish days FROM..TO (inclusive)',
     async run(args, ctx) {
       const [from, to] = args;
       if (args.length !== 2 || !from || !to || !isCalendarDate(from) || !isCalendarDate(to)) {
@@ -39,7 +40,8 @@ export function backfillCommand(makeService: (ctx: AppContext) => PriceService):
       const service = makeService(ctx);
       const lastPublished = addDays(service.today(), 1);
       const until = to > lastPublished ? lastPublished : to;
-      if (until !== to) console.error(`backfill-prices: prices exist only through ${lastPublished}; stopping there`);
+      if (until !== to)
+        console.error(`backfill-prices: prices exist only through ${lastPublished}; stopping there`);
       const bar = new SingleBar(
         { format: 'prices {bar} {value}/{total} days | {quarters} new rows | {range}', hideCursor: true },
         Presets.shades_classic,
@@ -56,7 +58,9 @@ export function backfillCommand(makeService: (ctx: AppContext) => PriceService):
         }
       } catch (e) {
         bar.stop();
-        console.error(`backfill-prices: ${(e as Error).message}; what was stored so far stays, run it again to go on`);
+        console.error(
+          `backfill-prices: ${(e as Error).message}; what was stored so far stays, run it again to go on`,
+        );
         return 1;
       }
       bar.stop();

@@ -52,10 +52,16 @@ describe('home page in Chromium', () => {
     expect(await page.locator('#tomorrow [data-missing]').textContent()).toContain('not published yet');
     expect(await page.locator('#chart svg path[data-date]').count()).toBe(1);
     // øre/kWh = DKK/MWh ÷ 10, in Danish notation
-    const api = (await app.call('GET', '/api/elprice?date=2025-10-25')).json<{ items: { price_area: string; price_dkk: number }[] }>();
+    const api = (await app.call('GET', '/api/elprice?date=2025-10-25')).json<{
+      items: { price_area: string; price_dkk: number }[];
+    }>();
     const firstDk1 = api.items.find((i) => i.price_area === 'DK1')!;
     const shown = await page.locator('#today details.hour .avg').first().textContent();
-    expect(shown).toBe(new Intl.NumberFormat('da-DK', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(firstDk1.price_dkk / 10));
+    expect(shown).toBe(
+      new Intl.NumberFormat('da-DK', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(
+        firstDk1.price_dkk / 10,
+      ),
+    );
   });
 
   it('the refresh button loads the published 25-hour tomorrow without a navigation', async () => {

@@ -61,7 +61,9 @@ describe('GET /api/elprice on the daylight-saving change days', () => {
       expect(new Set(items.map((i) => Date.parse(i.time_dk))).size).toBe(hours);
     }
     const order = day.items.map((i) => `${Date.parse(i.time_dk)}|${i.price_area}`);
-    expect(order).toEqual([...order].sort((a, b) => Number(a.split('|')[0]) - Number(b.split('|')[0]) || a.localeCompare(b)));
+    expect(order).toEqual(
+      [...order].sort((a, b) => Number(a.split('|')[0]) - Number(b.split('|')[0]) || a.localeCompare(b)),
+    );
     expect(day.items[0]!.time_dk).toBe(`${date}T00:00:00${date.slice(5, 7) === '03' ? '+01:00' : '+02:00'}`);
   });
 
@@ -92,7 +94,9 @@ describe('GET /api/elprice on the daylight-saving change days', () => {
     expect(quarters).toHaveLength(96);
     for (const hour of perArea(day, 'DK2')) {
       const start = Date.parse(hour.time_dk);
-      const mine = quarters.filter((q) => Date.parse(q.time_dk) >= start && Date.parse(q.time_dk) < start + 3_600_000);
+      const mine = quarters.filter(
+        (q) => Date.parse(q.time_dk) >= start && Date.parse(q.time_dk) < start + 3_600_000,
+      );
       expect(mine).toHaveLength(4);
       const mean = mine.reduce((s, q) => s.plus(q.price_dkk), Big(0)).div(4);
       expect(Big(hour.price_dkk).eq(mean)).toBe(true);
@@ -103,7 +107,9 @@ describe('GET /api/elprice on the daylight-saving change days', () => {
 describe('fetching on a miss', () => {
   it('coalesces concurrent misses into one provider request and serves the complete day from memory', async () => {
     const before = fake.priceRequests().length;
-    const answers = await Promise.all(Array.from({ length: 6 }, () => app.call('GET', '/api/elprice?date=2026-05-05')));
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => app.call('GET', '/api/elprice?date=2026-05-05')),
+    );
     expect(answers.every((a) => a.statusCode === 200)).toBe(true);
     expect(fake.priceRequests().length - before).toBe(1);
     // The store and the provider are not asked again: a changed provider answer is not seen.
@@ -200,7 +206,10 @@ describe('input', () => {
 
 describe('quarter-hour rows', () => {
   it('GET /api/prices gives 92/100 quarters per area on the 2026 change days', async () => {
-    for (const [date, n] of [['2026-03-29', 92], ['2026-10-25', 100]] as const) {
+    for (const [date, n] of [
+      ['2026-03-29', 92],
+      ['2026-10-25', 100],
+    ] as const) {
       app.clock.set(`${date}T10:00:00Z`);
       const res = await app.call('GET', `/api/prices?date=${date}&area=DK1`);
       const body = res.json<{ complete: boolean; items: { resolution_minutes: number }[] }>();
@@ -215,10 +224,18 @@ describe('tariffs', () => {
   it('hours without a tariff period get one when DatahubPricelist brings it', async () => {
     const before = perArea(await elprice('2024-06-12'), 'DK1');
     expect(before.every((i) => i.tariff_dkk === null && i.total_dkk === null)).toBe(true);
-    const hourly = Array.from({ length: 24 }, (_, h) => (h < 6 ? 0.1343 : h >= 17 && h < 21 ? 0.5236 : 0.2014));
+    const hourly = Array.from({ length: 24 }, (_, h) =>
+      h < 6 ? 0.1343 : h >= 17 && h < 21 ? 0.5236 : 0.2014,
+    );
     fake.tariffs = [
       tariffRecord({ validFrom: '2024-04-01T00:00:00', validTo: '2024-10-01T00:00:00', hourly }),
-      tariffRecord({ gln: '5790001089030', code: 'CD', validFrom: '2024-01-01T00:00:00', validTo: null, hourly }),
+      tariffRecord({
+        gln: '5790001089030',
+        code: 'CD',
+        validFrom: '2024-01-01T00:00:00',
+        validTo: null,
+        hourly,
+      }),
     ];
     const { PriceService } = await import('./service.js');
     const { EnergiDataService } = await import('../../providers/energidataservice.js');
@@ -228,9 +245,13 @@ describe('tariffs', () => {
     const { elpricesBetween } = await import('./repository.js');
     const { danishDayBounds } = await import('../../shared/danish-time.js');
     const { start, end } = danishDayBounds('2024-06-12');
-    const after = (await elpricesBetween(app.ctx.database.db, start, end)).filter((r) => r.price_area === 'DK1');
+    const after = (await elpricesBetween(app.ctx.database.db, start, end)).filter(
+      (r) => r.price_area === 'DK1',
+    );
     expect(after).toHaveLength(24);
-    expect(after.find((r) => r.time_dk.toISOString() === '2024-06-12T16:00:00.000Z')?.tariff_dkk).toBe('523.60');
+    expect(after.find((r) => r.time_dk.toISOString() === '2024-06-12T16:00:00.000Z')?.tariff_dkk).toBe(
+      '523.60',
+    );
     for (const r of after) expect(Big(r.total_dkk!).eq(Big(r.price_dkk).plus(r.tariff_dkk!))).toBe(true);
   });
 });

@@ -100,7 +100,11 @@ export async function pricesBetween(
 
 /** Before a refresh writes the grid company's periods anew. */
 export async function deleteTariffPeriods(db: Handle, gln: string, source: string): Promise<void> {
-  await db.deleteFrom('power.tariff_periods').where('grid_company_gln', '=', gln).where('source', '=', source).execute();
+  await db
+    .deleteFrom('power.tariff_periods')
+    .where('grid_company_gln', '=', gln)
+    .where('source', '=', source)
+    .execute();
 }
 
 /** A refreshed period replaces the stored one that starts at the same time. */

@@ -49,7 +49,9 @@ export class PriceScheduler {
         this.tariffsFor = today;
       }
       for (const day of days) if (!(await this.service.ensureDay(day))) missing.push(day);
-      this.health.detail = missing.length ? `waiting for ${missing.join(', ')}` : `complete through ${days.at(-1)}`;
+      this.health.detail = missing.length
+        ? `waiting for ${missing.join(', ')}`
+        : `complete through ${days.at(-1)}`;
     } catch (e) {
       this.health.detail = `retrying: ${(e as Error).message}`;
       this.ctx.log.warn({ err: e }, 'price feed round failed; retrying at the next round');

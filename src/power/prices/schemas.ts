@@ -9,7 +9,9 @@ const InstantDk = Type.String({
 });
 
 export const ElpriceQuery = Type.Object(
-  { date: Type.Optional(Type.String({ pattern: DATE, description: 'YYYY-MM-DD; default today in Denmark' })) },
+  {
+    date: Type.Optional(Type.String({ pattern: DATE, description: 'YYYY-MM-DD; default today in Denmark' })),
+  },
   { additionalProperties: false },
 );
 
@@ -25,13 +27,19 @@ export const ElpriceItem = Type.Object({
   time_dk: InstantDk,
   price_area: Type.String(),
   price_dkk: Type.Number({ description: 'day-ahead price, DKK/MWh; the exact mean of the hour’s quarters' }),
-  tariff_dkk: Nullable(Type.Number({ description: 'grid tariff, DKK/MWh (øre/kWh × 10); null when no tariff period covers the hour' })),
+  tariff_dkk: Nullable(
+    Type.Number({
+      description: 'grid tariff, DKK/MWh (øre/kWh × 10); null when no tariff period covers the hour',
+    }),
+  ),
   total_dkk: Nullable(Type.Number({ description: 'price_dkk + tariff_dkk, DKK/MWh' })),
 });
 
 export const ElpriceDay = Type.Object({
   date: Type.String(),
-  complete: Type.Boolean({ description: 'every hour of the day is stored for both areas; false: prices not (all) published yet' }),
+  complete: Type.Boolean({
+    description: 'every hour of the day is stored for both areas; false: prices not (all) published yet',
+  }),
   hours: Type.Integer({ description: 'hours of this Danish day: 23, 24 or 25' }),
   items: Type.Array(ElpriceItem, { description: 'ordered by time_dk, price_area' }),
 });

@@ -32,7 +32,8 @@ const RETRY_AFTER_MS = 60_000;
 /** An answer ready to send: `json` is the serialized body, cached only when the day is complete. */
 export interface Answer<T> {
   body: T;
-  json: string;
+  /** The serialized body as bytes, so that sending it costs no encoding. */
+  json: Buffer;
   complete: boolean;
 }
 
@@ -57,19 +58,20 @@ export class PriceService {
   }
 
   async elprice(date: string | undefined): Promise<Answer<ElpriceDay>> {
-    const day = this.checkDate(date);
-    const cached = this.elpriceCache.get(day);
+    // Only a valid date was ever cached, so a hit needs no further checking.
+    const cached = date === undefined ? undefined : this.elpriceCache.get(date);
     if (cached) return cached;
+    const day = this.checkDate(date);
     const answer = await this.readThrough(day, () => this.readElprices(day));
     if (answer.complete) this.elpriceCache.set(day, answer);
     return answer;
   }
 
   async prices(date: string | undefined, area: string | undefined): Promise<Answer<PricesDay>> {
+    const cached = date === undefined ? undefined : this.pricesCache.get(`${date}|${area ?? ''}`);
+    if (cached) return cached;
     const day = this.checkDate(date);
     const key = `${day}|${area ?? ''}`;
-    const cached = this.pricesCache.get(key);
-    if (cached) return cached;
     const answer = await this.readThrough(day, () => this.readPrices(day, area));
     if (answer.complete) this.pricesCache.set(key, answer);
     return answer;
@@ -118,7 +120,8 @@ export class PriceService {
 
   private checkDate(date: string | undefined): string {
     if (date === undefined) return this.today();
-    if (!isCalendarDate(date)) throw badRequest(`querystring.date: "${date}" is not a calendar date (YYYY-MM-DD)`);
+    if (!isCalendarDate(date))
+      throw badRequest(`querystring.date: "${date}" is not a calendar date (YYYY-MM-DD)`);
     return date;
   }
 
@@ -146,7 +149,7 @@ export class PriceService {
       }
       if (error && body.items.length === 0) throw error;
     }
-    return { body, json: JSON.stringify(body), complete: body.complete };
+    return { body, json: Buffer.from(JSON.stringify(body)), complete: body.complete };
   }
 
   private fetchOnce(day: string): Promise<void> {
@@ -156,7 +159,8 @@ export class PriceService {
         .then(
           () => void this.attempts.set(day, { at: this.ctx.clock.now().getTime(), error: null }),
           (e: unknown) => {
-            if (e instanceof ProviderError) this.attempts.set(day, { at: this.ctx.clock.now().getTime(), error: e });
+            if (e instanceof ProviderError)
+              this.attempts.set(day, { at: this.ctx.clock.now().getTime(), error: e });
             throw e;
           },
         )
@@ -218,7 +222,9 @@ export function combineTariffs(records: TariffRecord[], codes: string[]): Tariff
   const rank = (r: TariffRecord) => codes.indexOf(r.chargeTypeCode);
   const base = records.filter((r) => !isDiscount(r.chargeTypeCode)).sort((a, b) => rank(a) - rank(b));
   const discounts = records.filter((r) => isDiscount(r.chargeTypeCode));
-  const points = [...new Set(records.flatMap((r) => (r.validTo ? [r.validFrom, r.validTo] : [r.validFrom])))].sort();
+  const points = [
+    ...new Set(records.flatMap((r) => (r.validTo ? [r.validFrom, r.validTo] : [r.validFrom]))),
+  ].sort();
   const out: TariffRecord[] = [];
   points.forEach((from, i) => {
     const covers = (r: TariffRecord) => r.validFrom <= from && (r.validTo === null || r.validTo > from);

@@ -23,7 +23,9 @@ describe('combineTariffs', () => {
       ],
       ['CD', 'CD R'],
     );
-    expect(periods.map((p) => [p.validFrom.slice(0, 10), p.validTo?.slice(0, 10) ?? null, p.hourly[0]])).toEqual([
+    expect(
+      periods.map((p) => [p.validFrom.slice(0, 10), p.validTo?.slice(0, 10) ?? null, p.hourly[0]]),
+    ).toEqual([
       ['2022-11-01', '2022-12-01', '101.5888'],
       ['2022-12-01', '2023-01-01', '0'],
       ['2023-01-01', '2023-04-01', '105.619'],
@@ -33,7 +35,10 @@ describe('combineTariffs', () => {
 
   it('prefers the first listed code when two base codes overlap', () => {
     const periods = combineTariffs(
-      [rec('DC_C_01', '2024-01-01T00:00:00', null, '0.5'), rec('DT_C_01', '2024-01-01T00:00:00', null, '0.25')],
+      [
+        rec('DC_C_01', '2024-01-01T00:00:00', null, '0.5'),
+        rec('DT_C_01', '2024-01-01T00:00:00', null, '0.25'),
+      ],
       ['DT_C_01', 'DC_C_01'],
     );
     expect(periods).toHaveLength(1);

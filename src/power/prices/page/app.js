@@ -1,3 +1,4 @@
+/* global document, fetch */
 (() => {
   'use strict';
   const $ = (id) => document.getElementById(id);
@@ -64,7 +65,11 @@
     }
     if (!day.complete)
       section.append(
-        el('p', { class: 'notice' }, `Incomplete: ${day.hours.length} of ${day.expected} hours published so far.`),
+        el(
+          'p',
+          { class: 'notice' },
+          `Incomplete: ${day.hours.length} of ${day.expected} hours published so far.`,
+        ),
       );
     const sorted = day.hours.map((h) => h.price_dkk).sort((a, b) => a - b);
     const low = sorted[Math.floor(sorted.length / 4)];
@@ -83,7 +88,12 @@
         el(
           'details',
           { class: 'hour' + level, open: '', 'data-time': h.time_dk },
-          el('summary', {}, el('span', {}, hourLabel(h)), el('span', { class: 'num avg' }, show(h.price_dkk))),
+          el(
+            'summary',
+            {},
+            el('span', {}, hourLabel(h)),
+            el('span', { class: 'num avg' }, show(h.price_dkk)),
+          ),
           el(
             'ul',
             { class: 'quarters' },
@@ -98,18 +108,25 @@
   }
 
   function renderChart(figure, days) {
-    const series = days.filter((d) => d && d.hours.length).map((d) => ({
-      date: d.date,
-      points: (d.quarters.length ? d.quarters : d.hours).map((p) => ({
-        t: Date.parse(p.time_dk),
-        minutes: p.resolution_minutes || 60,
-        v: ore(p.price_dkk),
-      })),
-    }));
+    const series = days
+      .filter((d) => d && d.hours.length)
+      .map((d) => ({
+        date: d.date,
+        points: (d.quarters.length ? d.quarters : d.hours).map((p) => ({
+          t: Date.parse(p.time_dk),
+          minutes: p.resolution_minutes || 60,
+          v: ore(p.price_dkk),
+        })),
+      }));
     const all = series.flatMap((s) => s.points);
     figure.replaceChildren();
     if (all.length === 0) return;
-    const W = 800, H = 260, L = 44, R = 8, T = 10, B = 28;
+    const W = 800,
+      H = 260,
+      L = 44,
+      R = 8,
+      T = 10,
+      B = 28;
     const t0 = all[0].t;
     const t1 = Math.max(...all.map((p) => p.t + p.minutes * 60_000));
     const lo = Math.min(0, ...all.map((p) => p.v));
@@ -121,19 +138,38 @@
     for (let i = 0; i <= 4; i++) {
       const v = lo + ((hi - lo) * i) / 4;
       root.append(svg('line', { x1: L, x2: W - R, y1: y(v), y2: y(v), stroke: '#e3e6eb' }));
-      root.append(svg('text', { x: L - 4, y: y(v) + 4, 'text-anchor': 'end', 'font-size': 11, fill: '#5b6475' }, v.toFixed(0)));
+      root.append(
+        svg(
+          'text',
+          { x: L - 4, y: y(v) + 4, 'text-anchor': 'end', 'font-size': 11, fill: '#5b6475' },
+          v.toFixed(0),
+        ),
+      );
     }
     root.append(svg('line', { x1: L, x2: W - R, y1: y(0), y2: y(0), stroke: '#9aa3b2' }));
     const colours = ['#2f6fdb', '#d9822b'];
     series.forEach((s, i) => {
       let d = '';
       for (const p of s.points) {
-        const x0 = x(p.t), x1 = x(p.t + p.minutes * 60_000);
-        d += (d ? 'L' : 'M') + x0.toFixed(1) + ' ' + y(p.v).toFixed(1) + 'L' + x1.toFixed(1) + ' ' + y(p.v).toFixed(1);
+        const x0 = x(p.t),
+          x1 = x(p.t + p.minutes * 60_000);
+        d +=
+          (d ? 'L' : 'M') +
+          x0.toFixed(1) +
+          ' ' +
+          y(p.v).toFixed(1) +
+          'L' +
+          x1.toFixed(1) +
+          ' ' +
+          y(p.v).toFixed(1);
       }
-      root.append(svg('path', { d, fill: 'none', stroke: colours[i % 2], 'stroke-width': 2, 'data-date': s.date }));
+      root.append(
+        svg('path', { d, fill: 'none', stroke: colours[i % 2], 'stroke-width': 2, 'data-date': s.date }),
+      );
       const sx = x(s.points[0].t);
-      root.append(svg('line', { x1: sx, x2: sx, y1: T, y2: H - B, stroke: '#9aa3b2', 'stroke-dasharray': '4 3' }));
+      root.append(
+        svg('line', { x1: sx, x2: sx, y1: T, y2: H - B, stroke: '#9aa3b2', 'stroke-dasharray': '4 3' }),
+      );
       root.append(svg('text', { x: sx + 4, y: H - 8, 'font-size': 12, fill: colours[i % 2] }, s.date));
     });
     figure.append(root);
