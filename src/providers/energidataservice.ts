@@ -58,7 +58,8 @@ export class EnergiDataService {
       retries: opts.retries ?? 3,
       // The provider blocks an IP for about 5 minutes after 40 requests in 10 s; back off generously.
       initialDelayMs: opts.initialDelayMs ?? 1000,
-      maxRetryAfterMs: 120_000,
+      // A longer Retry-After (the block lasts about 5 minutes) fails the call at once instead of holding a request.
+      maxRetryAfterMs: 30_000,
       health: opts.health,
     });
   }

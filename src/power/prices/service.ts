@@ -62,6 +62,8 @@ export class PriceService {
     const cached = date === undefined ? undefined : this.elpriceCache.get(date);
     if (cached) return cached;
     const day = this.checkDate(date);
+    const known = this.elpriceCache.get(day);
+    if (known) return known;
     const answer = await this.readThrough(day, () => this.readElprices(day));
     if (answer.complete) this.elpriceCache.set(day, answer);
     return answer;
@@ -72,6 +74,8 @@ export class PriceService {
     if (cached) return cached;
     const day = this.checkDate(date);
     const key = `${day}|${area ?? ''}`;
+    const known = this.pricesCache.get(key);
+    if (known) return known;
     const answer = await this.readThrough(day, () => this.readPrices(day, area));
     if (answer.complete) this.pricesCache.set(key, answer);
     return answer;

@@ -123,10 +123,10 @@
     if (all.length === 0) return;
     const W = 800,
       H = 260,
-      L = 44,
+      L = 52,
       R = 8,
       T = 10,
-      B = 28;
+      B = 32;
     const t0 = all[0].t;
     const t1 = Math.max(...all.map((p) => p.t + p.minutes * 60_000));
     const lo = Math.min(0, ...all.map((p) => p.v));
@@ -141,7 +141,7 @@
       root.append(
         svg(
           'text',
-          { x: L - 4, y: y(v) + 4, 'text-anchor': 'end', 'font-size': 11, fill: '#5b6475' },
+          { x: L - 4, y: y(v) + 4, 'text-anchor': 'end', 'font-size': 16, fill: '#5b6475' },
           v.toFixed(0),
         ),
       );
@@ -170,7 +170,7 @@
       root.append(
         svg('line', { x1: sx, x2: sx, y1: T, y2: H - B, stroke: '#9aa3b2', 'stroke-dasharray': '4 3' }),
       );
-      root.append(svg('text', { x: sx + 4, y: H - 8, 'font-size': 12, fill: colours[i % 2] }, s.date));
+      root.append(svg('text', { x: sx + 4, y: H - 8, 'font-size': 18, fill: colours[i % 2] }, s.date));
     });
     figure.append(root);
   }
