@@ -137,3 +137,31 @@ describe('scheduler', () => {
     expect(health.detail).toMatch(/^retrying: energidataservice/);
   });
 });
+
+describe('the feature with PRICE_FEED_ENABLED', () => {
+  it('ensures today at start and stops its schedule on shutdown', async () => {
+    const own = await FakeEnergiDataService.start();
+    const running = await startTestApp({
+      env: { PRICE_FEED_URL: own.url, PRICE_FEED_ENABLED: 'true' },
+      now: '2026-02-10T08:00:00Z',
+    });
+    try {
+      await running.startFeeds();
+      await expect
+        .poll(() => own.priceRequests().map((r) => r.query.get('start')), { timeout: 10_000 })
+        .toEqual(['2026-02-10']);
+      await expect
+        .poll(() => running.ctx.health.feed('prices').detail, { timeout: 10_000 })
+        .toBe('complete through 2026-02-10');
+    } finally {
+      await running.close();
+      await own.close();
+    }
+  });
+
+  it('is off when PRICE_FEED_ENABLED=false and says so in /health', async () => {
+    await app.startFeeds();
+    const res = await app.call('GET', '/health');
+    expect(res.json<{ feeds: Record<string, unknown> }>().feeds.prices).toMatchObject({ enabled: false });
+  });
+});
