@@ -37,6 +37,14 @@ export interface Answer<T> {
   complete: boolean;
 }
 
+/** Complete days kept in memory per cache; the oldest entry goes first, so memory stays bounded. */
+const CACHE_ENTRIES = 400;
+
+function remember<T>(cache: Map<string, T>, key: string, value: T) {
+  if (cache.size >= CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
+  cache.set(key, value);
+}
+
 interface Attempt {
   at: number;
   error: ProviderError | null;
@@ -65,7 +73,7 @@ export class PriceService {
     const known = this.elpriceCache.get(day);
     if (known) return known;
     const answer = await this.readThrough(day, () => this.readElprices(day));
-    if (answer.complete) this.elpriceCache.set(day, answer);
+    if (answer.complete) remember(this.elpriceCache, day, answer);
     return answer;
   }
 
@@ -77,7 +85,7 @@ export class PriceService {
     const known = this.pricesCache.get(key);
     if (known) return known;
     const answer = await this.readThrough(day, () => this.readPrices(day, area));
-    if (answer.complete) this.pricesCache.set(key, answer);
+    if (answer.complete) remember(this.pricesCache, key, answer);
     return answer;
   }
 
