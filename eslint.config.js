@@ -33,7 +33,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['public/**/*.js'],
+    files: ['public/**/*.js', 'src/**/page/*.js'],
     languageOptions: { globals: { document: 'readonly', window: 'readonly', fetch: 'readonly' } },
     ...tseslint.configs.disableTypeChecked,
   },

@@ -1,0 +1,64 @@
+import type { FastifyReply } from 'fastify';
+import { Type } from 'typebox';
+import type { App } from '../../context.js';
+import { problems } from '../../http/problem.js';
+import { ElpriceDay, ElpriceQuery, PricesDay, PricesQuery } from './schemas.js';
+import type { Answer, PriceService } from './service.js';
+
+/**
+ * Sends the answer's serialized body: Fastify passes a string through untouched, so a
+ * complete day costs no serialization after its first read. A complete day never changes;
+ * an incomplete one must be asked again.
+ */
+function sendAnswer<T>(reply: FastifyReply, answer: Answer<T>): T {
+  void reply
+    .header('cache-control', answer.complete ? 'public, max-age=3600' : 'no-store')
+    .type('application/json')
+    .send(answer.json);
+  return reply as never;
+}
+
+export function priceRoutes(app: App, service: PriceService, homePage: string) {
+  app.get(
+    '/api/elprice',
+    {
+      schema: {
+        tags: ['power'],
+        summary: 'Hourly prices with grid tariff of a Danish day, DK1 and DK2 (23, 24 or 25 hours)',
+        querystring: ElpriceQuery,
+        response: { 200: ElpriceDay, ...problems(400, 502, 503) },
+      },
+    },
+    async (request, reply) => {
+      return sendAnswer(reply, await service.elprice(request.query.date));
+    },
+  );
+
+  app.get(
+    '/api/prices',
+    {
+      schema: {
+        tags: ['power'],
+        summary: 'Quarter-hour day-ahead prices of a Danish day (hourly rows before 2025-10-01)',
+        querystring: PricesQuery,
+        response: { 200: PricesDay, ...problems(400, 502, 503) },
+      },
+    },
+    async (request, reply) => {
+      return sendAnswer(reply, await service.prices(request.query.date, request.query.area));
+    },
+  );
+
+  app.get(
+    '/',
+    {
+      schema: {
+        tags: ['power'],
+        summary: "Home page: today's and tomorrow's DK1 prices",
+        produces: ['text/html'],
+        response: { 200: Type.String({ description: 'text/html' }) },
+      },
+    },
+    async (_request, reply) => reply.type('text/html; charset=utf-8').send(homePage),
+  );
+}

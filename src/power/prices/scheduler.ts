@@ -1,0 +1,60 @@
+import { Cron } from 'croner';
+import type { AppContext } from '../../context.js';
+import type { FeedHealth } from '../../http/health.js';
+import { addDays, danishHour } from '../../shared/danish-time.js';
+import type { PriceService } from './service.js';
+
+/** The day-ahead auction results reach Energi Data Service from about 13:00 Danish time. */
+const PUBLISH_HOUR = 13;
+
+/**
+ * Keeps today and, from 13:00, tomorrow stored; the cron only wakes it, ctx.clock decides.
+ * Tariffs are refreshed once per Danish day.
+ */
+export class PriceScheduler {
+  private job: Cron | null = null;
+  private running: Promise<void> | null = null;
+  private tariffsFor: string | null = null;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly service: PriceService,
+    private readonly health: FeedHealth,
+  ) {}
+
+  start() {
+    this.job = new Cron('*/5 * * * *', { timezone: 'Europe/Copenhagen', protect: true }, () => this.tick());
+    void this.tick();
+  }
+
+  async stop() {
+    this.job?.stop();
+    await this.running;
+  }
+
+  /** One round; never throws, a failure shows in /health and the next round retries. */
+  tick(): Promise<void> {
+    this.running ??= this.round().finally(() => (this.running = null));
+    return this.running;
+  }
+
+  private async round() {
+    const now = this.ctx.clock.now();
+    const today = this.service.today();
+    const days = danishHour(now) >= PUBLISH_HOUR ? [today, addDays(today, 1)] : [today];
+    const missing: string[] = [];
+    try {
+      if (this.tariffsFor !== today) {
+        await this.service.refreshTariffs();
+        this.tariffsFor = today;
+      }
+      for (const day of days) if (!(await this.service.ensureDay(day))) missing.push(day);
+      this.health.detail = missing.length
+        ? `waiting for ${missing.join(', ')}`
+        : `complete through ${days.at(-1)}`;
+    } catch (e) {
+      this.health.detail = `retrying: ${(e as Error).message}`;
+      this.ctx.log.warn({ err: e }, 'price feed round failed; retrying at the next round');
+    }
+  }
+}

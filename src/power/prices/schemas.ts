@@ -1,0 +1,62 @@
+import { Type, type Static } from 'typebox';
+
+const DATE = '^\\d{4}-\\d{2}-\\d{2}$';
+const Nullable = <T extends ReturnType<typeof Type.Number>>(t: T) => Type.Union([t, Type.Null()]);
+const Area = Type.Union([Type.Literal('DK1'), Type.Literal('DK2')]);
+const InstantDk = Type.String({
+  description: 'start of the period, ISO 8601 with the Danish offset of that instant',
+  examples: ['2025-10-26T02:00:00+01:00'],
+});
+
+export const ElpriceQuery = Type.Object(
+  {
+    date: Type.Optional(Type.String({ pattern: DATE, description: 'YYYY-MM-DD; default today in Denmark' })),
+  },
+  { additionalProperties: false },
+);
+
+export const PricesQuery = Type.Object(
+  {
+    date: Type.Optional(Type.String({ pattern: DATE, description: 'YYYY-MM-DD; default today in Denmark' })),
+    area: Type.Optional(Area),
+  },
+  { additionalProperties: false },
+);
+
+export const ElpriceItem = Type.Object({
+  time_dk: InstantDk,
+  price_area: Type.String(),
+  price_dkk: Type.Number({ description: 'day-ahead price, DKK/MWh; the exact mean of the hour’s quarters' }),
+  tariff_dkk: Nullable(
+    Type.Number({
+      description: 'grid tariff, DKK/MWh (øre/kWh × 10); null when no tariff period covers the hour',
+    }),
+  ),
+  total_dkk: Nullable(Type.Number({ description: 'price_dkk + tariff_dkk, DKK/MWh' })),
+});
+
+export const ElpriceDay = Type.Object({
+  date: Type.String(),
+  complete: Type.Boolean({
+    description: 'every hour of the day is stored for both areas; false: prices not (all) published yet',
+  }),
+  hours: Type.Integer({ description: 'hours of this Danish day: 23, 24 or 25' }),
+  items: Type.Array(ElpriceItem, { description: 'ordered by time_dk, price_area' }),
+});
+export type ElpriceDay = Static<typeof ElpriceDay>;
+
+export const PriceItem = Type.Object({
+  time_dk: InstantDk,
+  price_area: Type.String(),
+  resolution_minutes: Type.Integer({ description: '15 from 2025-10-01, 60 before' }),
+  price_dkk: Type.Number({ description: 'DKK/MWh' }),
+  price_eur: Nullable(Type.Number({ description: 'EUR/MWh' })),
+});
+
+export const PricesDay = Type.Object({
+  date: Type.String(),
+  area: Type.Union([Type.String(), Type.Null()]),
+  complete: Type.Boolean({ description: 'the rows cover the whole day for the area(s) asked for' }),
+  items: Type.Array(PriceItem, { description: 'ordered by time_dk, price_area' }),
+});
+export type PricesDay = Static<typeof PricesDay>;

@@ -1,0 +1,157 @@
+import { DateTime } from 'luxon';
+import { DANISH_ZONE, addDays, danishDaySteps } from '../../src/shared/danish-time.js';
+import { FakeHttpServer, type FakeRequest } from './http.js';
+
+export type Area = 'DK1' | 'DK2';
+type Row = Record<string, string | number | null>;
+
+/** The first Danish day of DayAheadPrices' quarter hours, and the day after Elspotprices' last. */
+export const QUARTER_FROM = '2025-10-01';
+
+const utcText = (t: Date) => t.toISOString().slice(0, 19);
+const dkText = (t: Date) => DateTime.fromJSDate(t, { zone: DANISH_ZONE }).toFormat("yyyy-MM-dd'T'HH:mm:ss");
+
+/**
+ * A deterministic, float32-looking DKK/MWh price (six decimals, sometimes negative) that differs
+ * by instant, area and `variant`, so tests can tell a refetch from a cached answer.
+ */
+export function generatedPrice(t: Date, area: Area, variant = 0): number {
+  const q = t.getTime() / 900_000;
+  const base =
+    420 + 380 * Math.sin(q / 15) + (area === 'DK2' ? 37.5 : 0) + variant * 100 - (q % 97 === 0 ? 600 : 0);
+  return Math.round((base + (q % 7) * 0.123457) * 1e6) / 1e6;
+}
+
+export interface DayOptions {
+  resolution?: 15 | 60;
+  areas?: Area[];
+  variant?: number;
+}
+
+/** DayAheadPrices records of one Danish day: 92/96/100 quarter rows or 23/24/25 hourly rows per area. */
+export function dayAheadRecords(date: string, o: DayOptions = {}): Row[] {
+  const step = o.resolution ?? (date >= QUARTER_FROM ? 15 : 60);
+  return danishDaySteps(date, step).flatMap((t) =>
+    (o.areas ?? ['DK1', 'DK2']).map((area) => {
+      const dkk = generatedPrice(t, area, o.variant);
+      return {
+        TimeUTC: utcText(t),
+        TimeDK: dkText(t),
+        PriceArea: area,
+        DayAheadPriceEUR: Math.round((dkk / 7.46) * 1e6) / 1e6,
+        DayAheadPriceDKK: dkk,
+      };
+    }),
+  );
+}
+
+/** Elspotprices records (hourly) of one Danish day. */
+export function elspotRecords(date: string, o: DayOptions = {}): Row[] {
+  return danishDaySteps(date, 60).flatMap((t) =>
+    (o.areas ?? ['DK1', 'DK2']).map((area) => {
+      const dkk = generatedPrice(t, area, o.variant);
+      return {
+        HourUTC: utcText(t),
+        HourDK: dkText(t),
+        PriceArea: area,
+        SpotPriceDKK: dkk,
+        SpotPriceEUR: Math.round((dkk / 7.46) * 1e6) / 1e6,
+      };
+    }),
+  );
+}
+
+/** A DatahubPricelist tariff record in the wire format, prices in DKK/kWh for the 24 hours. */
+export function tariffRecord(o: {
+  gln?: string;
+  code?: string;
+  validFrom: string;
+  validTo: string | null;
+  hourly: (number | null)[];
+}): Row {
+  const row: Row = {
+    ChargeOwner: 'Radius Elnet A/S',
+    GLN_Number: o.gln ?? '5790000705689',
+    ChargeType: 'D03',
+    ChargeTypeCode: o.code ?? 'DT_C_01',
+    Note: 'Nettarif C time',
+    Description: 'Nettarif C time',
+    ValidFrom: o.validFrom,
+    ValidTo: o.validTo,
+    VATClass: 'D02',
+    TransparentInvoicing: 1,
+    TaxIndicator: 0,
+    ResolutionDuration: 'PT1H',
+  };
+  o.hourly.forEach((v, i) => (row[`Price${i + 1}`] = v));
+  return row;
+}
+
+/** How the fake publishes a day: all of it, the first half of its rows, or not yet. */
+export type Publication = 'full' | 'half' | 'none';
+
+/**
+ * Energi Data Service on 127.0.0.1: DayAheadPrices, Elspotprices (until 2025-09-30) and
+ * DatahubPricelist, honouring start/end (Danish dates), the PriceArea filter and the sort.
+ */
+export class FakeEnergiDataService {
+  /** Days not listed are published in full. */
+  readonly publication = new Map<string, Publication>();
+  variant = 0;
+  tariffs: Row[] = [];
+
+  private constructor(readonly server: FakeHttpServer) {}
+
+  static async start(): Promise<FakeEnergiDataService> {
+    const server = await FakeHttpServer.start();
+    const fake = new FakeEnergiDataService(server);
+    server.on('GET', '/dataset/DayAheadPrices', (r) => ({ json: fake.spot(r, 'DayAheadPrices') }));
+    server.on('GET', '/dataset/Elspotprices', (r) => ({ json: fake.spot(r, 'Elspotprices') }));
+    server.on('GET', '/dataset/DatahubPricelist', (r) => ({ json: fake.pricelist(r) }));
+    return fake;
+  }
+
+  get url() {
+    return this.server.url;
+  }
+  close() {
+    return this.server.close();
+  }
+  /** Requests to the price datasets (not the tariff list). */
+  priceRequests(): FakeRequest[] {
+    return this.server.requests.filter((r) => /DayAheadPrices|Elspotprices/.test(r.path));
+  }
+
+  private spot(r: FakeRequest, dataset: 'DayAheadPrices' | 'Elspotprices') {
+    const start = r.query.get('start') ?? '';
+    const end = r.query.get('end') ?? '';
+    const filter = JSON.parse(r.query.get('filter') ?? '{}') as { PriceArea?: Area[] };
+    const areas = filter.PriceArea ?? ['DK1', 'DK2'];
+    const records: Row[] = [];
+    for (let d = start.slice(0, 10); d < end.slice(0, 10); d = addDays(d, 1)) {
+      const publication = this.publication.get(d) ?? 'full';
+      if (publication === 'none') continue;
+      if (dataset === 'Elspotprices' && d >= QUARTER_FROM) continue;
+      const day =
+        dataset === 'Elspotprices'
+          ? elspotRecords(d, { areas, variant: this.variant })
+          : dayAheadRecords(d, { areas, variant: this.variant });
+      records.push(...(publication === 'half' ? day.slice(0, Math.floor(day.length / 2)) : day));
+    }
+    if (!(r.query.get('sort') ?? '').toLowerCase().endsWith('asc')) records.reverse();
+    return {
+      total: records.length,
+      filters: JSON.stringify(filter),
+      dataset,
+      records,
+    };
+  }
+
+  private pricelist(r: FakeRequest) {
+    const filter = JSON.parse(r.query.get('filter') ?? '{}') as Record<string, string[]>;
+    const records = this.tariffs.filter((t) =>
+      Object.entries(filter).every(([k, vs]) => vs.includes(String(t[k]))),
+    );
+    return { total: records.length, filters: JSON.stringify(filter), dataset: 'DatahubPricelist', records };
+  }
+}
