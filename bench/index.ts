@@ -1,6 +1,15 @@
 import type { Benchmark } from './lib.js';
 import { healthBench } from './health.bench.js';
+import { ledgerBench } from './ledger.bench.js';
+import { streamFanoutBench } from './stream-fanout.bench.js';
+import { elpriceBench } from './elprice.bench.js';
 import { solarImportBench } from './solar-import.bench.js';
 
 /** Every benchmark of the project, in the order the table shows them. */
-export const benchmarks: Benchmark[] = [healthBench, solarImportBench];
+export const benchmarks: Benchmark[] = [
+  healthBench,
+  ledgerBench,
+  streamFanoutBench,
+  elpriceBench,
+  solarImportBench,
+];

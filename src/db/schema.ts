@@ -1,6 +1,9 @@
 import type { Generated } from 'kysely';
 import type { CandleTables } from '../btc/candles/tables.js';
 import type { RatesTables } from '../btc/rates/tables.js';
+import type { LedgerTables } from '../btc/ledger/tables.js';
+import type { MarketTables } from '../btc/market/tables.js';
+import type { PricesTables } from '../power/prices/tables.js';
 import type { MeteringTables } from '../power/metering/tables.js';
 import type { SolarTables } from '../power/solar/tables.js';
 
@@ -18,4 +21,13 @@ export interface CoreTables {
   };
 }
 
-export interface DB extends CoreTables, RatesTables, CandleTables, MeteringTables, SolarTables {}
+export interface DB
+  extends
+    CoreTables,
+    RatesTables,
+    CandleTables,
+    LedgerTables,
+    MarketTables,
+    PricesTables,
+    MeteringTables,
+    SolarTables {}
