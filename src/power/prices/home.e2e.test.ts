@@ -11,6 +11,7 @@ let app: TestApp;
 let browser: Browser;
 let page: Page;
 let base: string;
+const consoleErrors: string[] = [];
 
 beforeAll(async () => {
   fake = await FakeEnergiDataService.start();
@@ -31,6 +32,11 @@ beforeAll(async () => {
     ],
   });
   page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+  // A Content-Security-Policy violation or a script error shows up here.
+  page.on('console', (m) => {
+    if (m.type() === 'error') consoleErrors.push(m.text());
+  });
+  page.on('pageerror', (e) => consoleErrors.push(e.message));
 });
 afterAll(async () => {
   await browser?.close();
@@ -93,5 +99,11 @@ describe('home page in Chromium', () => {
     expect(await cards('today').count()).toBe(24);
     expect(await cards('tomorrow').count()).toBe(23);
     expect(await page.locator('#today details.hour .avg').first().textContent()).not.toBe(oldFirst);
+  });
+
+  it('runs under its strict Content-Security-Policy without a single console error', async () => {
+    const res = await fetch(`${base}/`);
+    expect(res.headers.get('content-security-policy')).toMatch(/script-src 'sha256-[A-Za-z0-9+/=]+'(;|$)/);
+    expect(consoleErrors.join('\n')).toBe('');
   });
 });

@@ -1,3 +1,4 @@
+import type { HomePage } from './page.js';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { App } from '../../context.js';
@@ -18,7 +19,7 @@ function sendAnswer<T>(reply: FastifyReply, answer: Answer<T>): T {
   return reply as never;
 }
 
-export function priceRoutes(app: App, service: PriceService, homePage: string) {
+export function priceRoutes(app: App, service: PriceService, homePage: HomePage) {
   app.get(
     '/api/elprice',
     {
@@ -59,6 +60,10 @@ export function priceRoutes(app: App, service: PriceService, homePage: string) {
         response: { 200: Type.String({ description: 'text/html' }) },
       },
     },
-    async (_request, reply) => reply.type('text/html; charset=utf-8').send(homePage),
+    async (_request, reply) =>
+      reply
+        .type('text/html; charset=utf-8')
+        .header('content-security-policy', homePage.contentSecurityPolicy)
+        .send(homePage.html),
   );
 }
