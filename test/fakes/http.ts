@@ -27,7 +27,9 @@ export type Fault =
   | { kind: 'rate-limit'; retryAfterSeconds: number; json?: unknown }
   | { kind: 'timeout' }
   | { kind: 'malformed' }
-  | { kind: 'drop' };
+  | { kind: 'drop' }
+  /** Answers normally, but only after `ms`: a slow provider. */
+  | { kind: 'delay'; ms: number };
 
 type Handler = (req: FakeRequest) => FakeReply | Promise<FakeReply>;
 
@@ -105,7 +107,8 @@ export class FakeHttpServer {
     };
     this.requests.push(request);
     const fault = this.queued.shift() ?? this.standing;
-    if (fault) return applyFault(fault, req, res);
+    if (fault?.kind === 'delay') await new Promise((r) => setTimeout(r, fault.ms));
+    else if (fault) return applyFault(fault, req, res);
     const route = this.routes.find((r) => r.method === request.method && matches(r.path, request.path));
     if (!route)
       return send(res, {
@@ -156,7 +159,8 @@ function applyFault(fault: Fault, req: IncomingMessage, res: ServerResponse) {
     case 'drop':
       return req.socket.destroy();
     case 'timeout':
-      // Never answers; the socket is destroyed when the server closes.
+    case 'delay':
+      // A timeout never answers; the socket is destroyed when the server closes.
       return;
   }
 }

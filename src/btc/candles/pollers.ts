@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { FeedHealth } from '../../http/health.js';
 import type { Leadership } from '../leadership.js';
 import type { CandleKind, Candles } from './service.js';
+import { sleep } from '../../shared/sleep.js';
 
 export type Cadence = Record<CandleKind, number>;
 
@@ -72,16 +73,4 @@ export class CandlePollers {
       await sleep(wait, signal);
     }
   }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const t = setTimeout(done, ms);
-    function done() {
-      clearTimeout(t);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

@@ -5,6 +5,7 @@ import { leadershipOf } from '../leadership.js';
 import { provideRates } from './contract.js';
 import { ratesRoutes } from './routes.js';
 import { Rates } from './service.js';
+import { sleep } from '../../shared/sleep.js';
 
 export interface RatesFeatureOptions {
   /** Provider attempts at start before going on without it. */
@@ -85,15 +86,3 @@ export function createRatesFeature(opts: RatesFeatureOptions = {}): FeatureFacto
 }
 
 export const ratesFeature = createRatesFeature();
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const t = setTimeout(done, ms);
-    function done() {
-      clearTimeout(t);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
-}

@@ -102,11 +102,14 @@ export class PriceService {
     const start = danishDayBounds(from).start;
     const end = danishDayBounds(addDays(to, -1)).end;
     const inRange = rows.filter((r) => r.timeUtc >= start && r.timeUtc < end);
-    let quarters = 0;
-    for (let i = 0; i < inRange.length; i += 2000)
-      quarters += await repo.insertPrices(this.ctx.database.db, inRange.slice(i, i + 2000));
-    const hours = await repo.deriveElprices(this.ctx.database.db, start, end, this.ctx.config.gridCompanyGln);
-    return { quarters, hours };
+    // One transaction per range: a process killed mid-way leaves whole days or none, never half a day.
+    return this.ctx.database.db.transaction().execute(async (trx) => {
+      let quarters = 0;
+      for (let i = 0; i < inRange.length; i += 2000)
+        quarters += await repo.insertPrices(trx, inRange.slice(i, i + 2000));
+      const hours = await repo.deriveElprices(trx, start, end, this.ctx.config.gridCompanyGln);
+      return { quarters, hours };
+    });
   }
 
   /** Loads the configured grid company's tariff periods from DatahubPricelist. */
