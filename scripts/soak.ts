@@ -64,15 +64,36 @@ async function main() {
     const memStart = await memory(base);
     const streams = openStreams(port);
     const stop = Date.now() + SECONDS * 1000;
+    // A live market: 20 ticks a second on each pair, so the streams have something to carry.
+    let usd = 65_000;
+    const ticker = setInterval(() => {
+      usd += Math.round((Math.random() - 0.5) * 40);
+      fakes.krakenWs.tick('BTC/USD', usd);
+      fakes.krakenWs.tick('BTC/EUR', Math.round(usd * 0.92));
+    }, 50);
+    const samples: { at: number; rssMb: number; heapMb: number }[] = [];
+    const sampler = setInterval(
+      () => {
+        void memory(base).then((m) =>
+          samples.push({ at: Math.round((SECONDS * 1000 - (stop - Date.now())) / 1000), ...m }),
+        );
+      },
+      Math.max(1000, (SECONDS * 1000) / 10),
+    );
     const faults = cycleFaults(fakes, stop);
     const tallies = new Map<string, Tally>(
       endpoints.map((e) => [e, { n: 0, byStatus: new Map(), latencies: [] }]),
     );
     await Promise.all(Array.from({ length: WORKERS }, (_, w) => worker(base, endpoints, tallies, stop, w)));
     await faults;
+    clearInterval(ticker);
+    clearInterval(sampler);
     const memEnd = await memory(base);
     const received = streams.close();
     report(tallies, memStart, memEnd, received);
+    console.log(
+      `memory over the run (s: rss/heap MB): ${samples.map((m) => `${m.at}: ${m.rssMb.toFixed(0)}/${m.heapMb.toFixed(0)}`).join(', ')}`,
+    );
   } finally {
     service.child.kill('SIGTERM');
     await service.exited;
