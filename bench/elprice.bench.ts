@@ -1,14 +1,13 @@
 import Fastify from 'fastify';
 import http from 'node:http';
 import { pino } from 'pino';
-import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/connect.js';
 import type { FeatureFactory } from '../src/context.js';
 import { powerFeatures } from '../src/power/index.js';
 import { createRuntime } from '../src/runtime.js';
 import { fixedClock } from '../src/shared/clock.js';
 import { FakeEnergiDataService } from '../test/fakes/energidataservice.js';
-import { compareHttp, percentile, row, type Benchmark } from './lib.js';
+import { compareHttp, percentile, row, type Benchmark, benchConfig } from './lib.js';
 
 const DATE = '2025-10-26';
 
@@ -60,19 +59,7 @@ export const elpriceBench: Benchmark = {
   name: 'elprice',
   async run() {
     const fake = await FakeEnergiDataService.start();
-    const config = loadConfig(
-      {
-        SPOT_FEED_ENABLED: 'false',
-        OHLC_FEED_ENABLED: 'false',
-        QUOTE_FEED_ENABLED: 'false',
-        RATES_FEED_ENABLED: 'false',
-        PRICE_FEED_ENABLED: 'false',
-        PRICE_FEED_URL: fake.url,
-        LOG_LEVEL: 'silent',
-        PORT: '0',
-      },
-      '/nonexistent',
-    );
+    const config = benchConfig({ PRICE_FEED_URL: fake.url });
     const database = await openDatabase({ server: null });
     let sameBytes = Buffer.alloc(0);
     // The app's own shell (auth hook, metrics, request logging) around a route doing nothing but send.

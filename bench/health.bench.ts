@@ -1,25 +1,14 @@
 import Fastify from 'fastify';
 import { pino } from 'pino';
-import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/connect.js';
 import { createRuntime } from '../src/runtime.js';
-import { compareHttp, row, type Benchmark } from './lib.js';
+import { compareHttp, row, type Benchmark, benchConfig } from './lib.js';
 
 /** GET /health (a database round trip) beside a bare Fastify route: the cost of the app shell. */
 export const healthBench: Benchmark = {
   name: 'health',
   async run() {
-    const config = loadConfig(
-      {
-        SPOT_FEED_ENABLED: 'false',
-        OHLC_FEED_ENABLED: 'false',
-        QUOTE_FEED_ENABLED: 'false',
-        RATES_FEED_ENABLED: 'false',
-        PRICE_FEED_ENABLED: 'false',
-        PORT: '0',
-      },
-      '/nonexistent',
-    );
+    const config = benchConfig();
     const database = await openDatabase({ server: null });
     const runtime = await createRuntime(config, { database, log: pino({ level: 'silent' }) });
     const subject = await runtime.app.listen({ port: 0, host: '127.0.0.1' });

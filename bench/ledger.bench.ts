@@ -3,12 +3,12 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { pino } from 'pino';
 import { ledgerFeature } from '../src/btc/ledger/index.js';
-import { loadConfig, parsePostgresUrl } from '../src/config.js';
+import { parsePostgresUrl } from '../src/config.js';
 import { openDatabase, type Database } from '../src/db/connect.js';
 import { createRuntime } from '../src/runtime.js';
 import { fakeRatesFeature } from '../test/fakes/rates.js';
 import { generateEvents } from '../test/support/ledger-events.js';
-import { percentile, row, type Benchmark, type BenchRow } from './lib.js';
+import { benchConfig, percentile, row, type Benchmark, type BenchRow } from './lib.js';
 
 const EVENTS = 1_000_000;
 const SERVER = process.env.BENCH_DATABASE_URL || 'postgres://root@127.0.0.1:5432/test';
@@ -123,17 +123,7 @@ async function latencies(a: string, b: string, n: number): Promise<[number, numb
 
 async function run(url: string): Promise<BenchRow[]> {
   const database: Database = await openDatabase({ server: parsePostgresUrl(url), poolSize: 20 });
-  const config = loadConfig(
-    {
-      SERVICES: 'btc',
-      SPOT_FEED_ENABLED: 'false',
-      OHLC_FEED_ENABLED: 'false',
-      QUOTE_FEED_ENABLED: 'false',
-      RATES_FEED_ENABLED: 'false',
-      PRICE_FEED_ENABLED: 'false',
-    },
-    '/nonexistent',
-  );
+  const config = benchConfig({ SERVICES: 'btc' });
   const runtime = await createRuntime(config, {
     database,
     log: pino({ level: 'silent' }),

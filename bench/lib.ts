@@ -1,3 +1,4 @@
+import { loadConfig, type Config } from '../src/config.js';
 import autocannon from 'autocannon';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 
@@ -84,4 +85,25 @@ export function eventLoopMonitor() {
 
 export function row(r: Omit<BenchRow, 'ratio'>): BenchRow {
   return { ...r, ratio: r.value / r.baseline };
+}
+
+/**
+ * The service's configuration for a benchmark: feeds off unless asked, quiet logs, and no write
+ * rate limit (a benchmark writes in bursts on purpose; the limit has its own test).
+ */
+export function benchConfig(env: Record<string, string> = {}): Config {
+  return loadConfig(
+    {
+      SPOT_FEED_ENABLED: 'false',
+      OHLC_FEED_ENABLED: 'false',
+      QUOTE_FEED_ENABLED: 'false',
+      RATES_FEED_ENABLED: 'false',
+      PRICE_FEED_ENABLED: 'false',
+      WRITE_RATE_LIMIT: '1000000',
+      LOG_LEVEL: 'silent',
+      PORT: '0',
+      ...env,
+    },
+    '/nonexistent',
+  );
 }

@@ -5,12 +5,11 @@ import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { createMarketFeature } from '../src/btc/market/index.js';
-import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/connect.js';
 import { createRuntime } from '../src/runtime.js';
 import { kraken } from '../test/fakes/kraken-ws.js';
 import { MemoryRates, RATES_0703 } from '../test/fakes/market-rates.js';
-import { eventLoopMonitor, percentile, row, type Benchmark, type BenchRow } from './lib.js';
+import { eventLoopMonitor, percentile, row, type Benchmark, type BenchRow, benchConfig } from './lib.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const now = () => performance.timeOrigin + performance.now();
@@ -104,18 +103,11 @@ export const streamFanoutBench: Benchmark = {
     });
     const heartbeat = setInterval(() => feed?.send(JSON.stringify(kraken.heartbeat())), 1_000);
 
-    const config = loadConfig(
-      {
-        SERVICES: 'btc',
-        SPOT_FEED_ENABLED: 'true',
-        SPOT_FEED_URL: `ws://127.0.0.1:${(upstream.address() as AddressInfo).port}`,
-        OHLC_FEED_ENABLED: 'false',
-        QUOTE_FEED_ENABLED: 'false',
-        RATES_FEED_ENABLED: 'false',
-        PRICE_FEED_ENABLED: 'false',
-      },
-      '/nonexistent',
-    );
+    const config = benchConfig({
+      SERVICES: 'btc',
+      SPOT_FEED_ENABLED: 'true',
+      SPOT_FEED_URL: `ws://127.0.0.1:${(upstream.address() as AddressInfo).port}`,
+    });
     const database = await openDatabase({ server: null });
     const rates = new MemoryRates(RATES_0703);
     const runtime = await createRuntime(config, {
