@@ -68,7 +68,10 @@ describe('limits', () => {
     expect(other.headers['access-control-allow-origin']).toBeUndefined();
   });
 
-  it('sends security headers and still serves the API reference', async () => {
+  it('sends security headers on HTML pages, only nosniff on JSON, and still serves the API reference', async () => {
+    const json = await t.call('GET', '/health');
+    expect(json.headers['x-content-type-options']).toBe('nosniff');
+    expect(json.headers['content-security-policy']).toBeUndefined();
     const res = await t.call('GET', '/docs/');
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-security-policy']).toContain("default-src 'self'");
