@@ -1,4 +1,5 @@
 import { loadConfig, type Config } from '../src/config.js';
+import { FEEDS_OFF } from '../test/support/process.js';
 import autocannon from 'autocannon';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 
@@ -94,11 +95,7 @@ export function row(r: Omit<BenchRow, 'ratio'>): BenchRow {
 export function benchConfig(env: Record<string, string> = {}): Config {
   return loadConfig(
     {
-      SPOT_FEED_ENABLED: 'false',
-      OHLC_FEED_ENABLED: 'false',
-      QUOTE_FEED_ENABLED: 'false',
-      RATES_FEED_ENABLED: 'false',
-      PRICE_FEED_ENABLED: 'false',
+      ...FEEDS_OFF,
       WRITE_RATE_LIMIT: '1000000',
       LOG_LEVEL: 'silent',
       PORT: '0',

@@ -1,25 +1,21 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort, runSatwatt, waitForHttp } from '../test/support/process.js';
+import { FEEDS_OFF, freePort, runSatwatt, waitForHttp } from '../test/support/process.js';
 
 /**
  * `npm run startup`: time from spawning `satwatt serve` to a 200 from /health, on a fresh data
  * folder and on one that exists, and the resident memory once ready; the median of three runs.
  */
-const FEEDS_OFF = {
-  SPOT_FEED_ENABLED: 'false',
-  OHLC_FEED_ENABLED: 'false',
-  QUOTE_FEED_ENABLED: 'false',
-  RATES_FEED_ENABLED: 'false',
-  PRICE_FEED_ENABLED: 'false',
+const QUIET = {
+  ...FEEDS_OFF,
   LOG_LEVEL: 'warn',
 };
 
 async function once(dataDir: string): Promise<{ ms: number; rssMb: number }> {
   const port = await freePort();
   const started = performance.now();
-  const proc = runSatwatt(['serve'], { ...FEEDS_OFF, PORT: String(port), DATA_DIR: dataDir });
+  const proc = runSatwatt(['serve'], { ...QUIET, PORT: String(port), DATA_DIR: dataDir });
   await waitForHttp(`http://127.0.0.1:${port}/health`, 120_000);
   const ms = performance.now() - started;
   const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();

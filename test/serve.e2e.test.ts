@@ -2,15 +2,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { freePort, runSatwatt, waitForHttp } from './support/process.js';
-
-const FEEDS_OFF = {
-  SPOT_FEED_ENABLED: 'false',
-  OHLC_FEED_ENABLED: 'false',
-  QUOTE_FEED_ENABLED: 'false',
-  RATES_FEED_ENABLED: 'false',
-  PRICE_FEED_ENABLED: 'false',
-};
+import { FEEDS_OFF, freePort, runSatwatt, waitForHttp } from './support/process.js';
 
 describe('satwatt serve, as a process', () => {
   it(

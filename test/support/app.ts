@@ -5,14 +5,11 @@ import type { FeatureFactory } from '../../src/context.js';
 import { createRuntime, type Runtime } from '../../src/runtime.js';
 import { fixedClock, type Clock } from '../../src/shared/clock.js';
 import { freshDatabase, type TestDatabase } from './db.js';
+import { FEEDS_OFF } from './process.js';
 
 /** Every feed off unless a test turns it on; providers point nowhere unless a test points them at a fake. */
 const QUIET_ENV: Record<string, string> = {
-  SPOT_FEED_ENABLED: 'false',
-  OHLC_FEED_ENABLED: 'false',
-  QUOTE_FEED_ENABLED: 'false',
-  RATES_FEED_ENABLED: 'false',
-  PRICE_FEED_ENABLED: 'false',
+  ...FEEDS_OFF,
   SPOT_FEED_URL: 'ws://127.0.0.1:9',
   OHLC_FEED_URL: 'http://127.0.0.1:9',
   QUOTE_FEED_URL: 'http://127.0.0.1:9',

@@ -5,6 +5,15 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
+/** Every outbound feed off: for processes and apps that must not poll anything on their own. */
+export const FEEDS_OFF: Record<string, string> = {
+  SPOT_FEED_ENABLED: 'false',
+  OHLC_FEED_ENABLED: 'false',
+  QUOTE_FEED_ENABLED: 'false',
+  RATES_FEED_ENABLED: 'false',
+  PRICE_FEED_ENABLED: 'false',
+};
+
 export async function freePort(): Promise<number> {
   const srv = createServer();
   await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));

@@ -1,20 +1,11 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../db/schema.js';
-import type { CandleTableName } from './tables.js';
+import type { CandleTable, CandleTableName } from './tables.js';
 
 type Db = Kysely<DB> | Transaction<DB>;
 
-export interface CandleRow {
-  pair: string;
-  time: Date;
-  open: string;
-  high: string;
-  low: string;
-  close: string;
-  vwap: string;
-  volume: string;
-  trades: number;
-}
+/** A candle as written: the table's row without the column the database fills. */
+export type CandleRow = Omit<CandleTable, 'updated_at'>;
 
 /** Inserts candles, overwriting stored ones of the same start (the forming candle changes). */
 export async function upsertCandles(db: Db, table: CandleTableName, rows: CandleRow[]): Promise<number> {

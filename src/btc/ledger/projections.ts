@@ -1,5 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import { day, type Db } from './repository.js';
+import type { BuysTable, DepositsTable } from './tables.js';
 
 /**
  * The read tables as queries over the events: one SELECT per table, used both for the one row an
@@ -65,27 +66,10 @@ export async function insertRowOf(db: Db, table: ReadTable, eventId: number): Pr
   await sql`${ROWS[table].insert} ${ROWS[table].select} and e.id = ${eventId}`.execute(db);
 }
 
-export interface DepositRow {
-  id: number;
-  event_id: number;
-  occurred_at: string;
-  wallet: number;
-  currency: string;
-  amount: string;
-  amount_eur: string;
-  amount_dkk: string;
-  amount_usd: string;
-}
+/** A read row is its table's row, as stored. */
+export type DepositRow = DepositsTable;
 
-export interface BuyRow {
-  id: number;
-  event_id: number;
-  occurred_at: string;
-  wallet: number;
-  sats: number;
-  fee_sats: number;
-  amount_eur: string;
-}
+export type BuyRow = BuysTable;
 
 export interface Range {
   from?: string;

@@ -6,7 +6,7 @@ import { fakeRatesFeature } from '../../../test/fakes/rates.js';
 import { startTestApp } from '../../../test/support/app.js';
 import { freshDatabase, TEST_DATABASE_URL, type TestDatabase } from '../../../test/support/db.js';
 import { generateEvents, tableDigest } from '../../../test/support/ledger-events.js';
-import { runSatwatt } from '../../../test/support/process.js';
+import { FEEDS_OFF, runSatwatt } from '../../../test/support/process.js';
 import { parsePostgresUrl } from '../../config.js';
 import { openDatabase, type Database } from '../../db/connect.js';
 import { migrate } from '../../db/migrate.js';
@@ -17,11 +17,7 @@ const KILLS = 4;
 const CHILD_ENV = {
   SERVICES: 'btc',
   LOG_LEVEL: 'warn',
-  SPOT_FEED_ENABLED: 'false',
-  OHLC_FEED_ENABLED: 'false',
-  QUOTE_FEED_ENABLED: 'false',
-  RATES_FEED_ENABLED: 'false',
-  PRICE_FEED_ENABLED: 'false',
+  ...FEEDS_OFF,
 };
 
 interface Backend {
