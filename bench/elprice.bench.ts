@@ -2,8 +2,9 @@ import Fastify from 'fastify';
 import http from 'node:http';
 import { pino } from 'pino';
 import { openDatabase } from '../src/db/connect.js';
-import type { FeatureFactory } from '../src/context.js';
-import { powerFeatures } from '../src/power/index.js';
+import type { Feature } from '../src/context.js';
+import { powerService } from '../src/power/index.js';
+import { powerOnly } from '../test/support/services.js';
 import { createRuntime } from '../src/runtime.js';
 import { fixedClock } from '../src/shared/clock.js';
 import { FakeEnergiDataService } from '../test/fakes/energidataservice.js';
@@ -63,19 +64,19 @@ export const elpriceBench: Benchmark = {
     const database = await openDatabase({ server: null });
     let sameBytes = Buffer.alloc(0);
     // The app's own shell (auth hook, metrics, request logging) around a route doing nothing but send.
-    const shellRoute: FeatureFactory = () => ({
+    const shellRoute: Feature = {
       name: 'bench-shell',
       routes: (app) => {
         app.get('/bench/same-bytes', { schema: { hide: true } }, async (_req, reply) =>
           reply.type('application/json').send(sameBytes),
         );
       },
-    });
+    };
     const runtime = await createRuntime(config, {
       database,
       log: pino({ level: 'silent' }),
       clock: fixedClock(`${DATE}T10:00:00Z`),
-      features: { btc: [], power: [...powerFeatures, shellRoute] },
+      services: powerOnly((ctx) => [...powerService(ctx), shellRoute]),
     });
     const subject = await runtime.app.listen({ port: 0, host: '127.0.0.1' });
     const path = `/api/elprice?date=${DATE}`;

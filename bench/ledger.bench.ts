@@ -2,11 +2,11 @@ import Fastify from 'fastify';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { pino } from 'pino';
-import { ledgerFeature } from '../src/btc/ledger/index.js';
+import { ledgerOnly } from '../test/support/services.js';
 import { parsePostgresUrl } from '../src/config.js';
 import { openDatabase, type Database } from '../src/db/connect.js';
 import { createRuntime } from '../src/runtime.js';
-import { fakeRatesFeature } from '../test/fakes/rates.js';
+import { fakeRates } from '../test/fakes/rates.js';
 import { generateEvents } from '../test/support/ledger-events.js';
 import { benchConfig, percentile, row, type Benchmark, type BenchRow } from './lib.js';
 
@@ -127,7 +127,7 @@ async function run(url: string): Promise<BenchRow[]> {
   const runtime = await createRuntime(config, {
     database,
     log: pino({ level: 'silent' }),
-    features: { btc: [fakeRatesFeature(), ledgerFeature], power: [] },
+    services: ledgerOnly(fakeRates()),
   });
   const bare = Fastify();
   const pool = new pg.Pool({ connectionString: url, max: 20 });

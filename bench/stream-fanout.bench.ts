@@ -4,11 +4,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { createMarketFeature } from '../src/btc/market/index.js';
 import { openDatabase } from '../src/db/connect.js';
 import { createRuntime } from '../src/runtime.js';
 import { kraken } from '../test/fakes/kraken-ws.js';
 import { MemoryRates, RATES_0703 } from '../test/fakes/market-rates.js';
+import { marketOnly } from '../test/support/services.js';
 import { eventLoopMonitor, percentile, row, type Benchmark, type BenchRow, benchConfig } from './lib.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -113,7 +113,7 @@ export const streamFanoutBench: Benchmark = {
     const runtime = await createRuntime(config, {
       database,
       log: pino({ level: 'silent' }),
-      features: { btc: [rates.feature(), createMarketFeature()] },
+      services: marketOnly(rates),
     });
     const subjectUrl = (await runtime.app.listen({ port: 0, host: '127.0.0.1' })).replace('http', 'ws');
     await runtime.startFeeds();

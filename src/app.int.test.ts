@@ -1,13 +1,14 @@
 import { Type } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../test/support/app.js';
-import type { FeatureFactory } from './context.js';
+import { btcOnly } from '../test/support/services.js';
+import type { AppContext, Feature } from './context.js';
 import { conflict, problems } from './http/problem.js';
 
 const TOKEN = 'test-token-0123456789';
 
 /** A small feature standing in for the real ones, to test the mechanics every route shares. */
-const probe: FeatureFactory = (ctx) => {
+const probe = (ctx: AppContext): Feature => {
   const feed = ctx.health.feed('probe-feed');
   return {
     name: 'probe',
@@ -57,7 +58,7 @@ const probe: FeatureFactory = (ctx) => {
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp({ env: { API_TOKEN: TOKEN }, features: { btc: [probe], power: [] } });
+  t = await startTestApp({ env: { API_TOKEN: TOKEN }, services: btcOnly((ctx) => [probe(ctx)]) });
 });
 afterAll(() => t.close());
 

@@ -5,19 +5,11 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import { Type, type TSchema } from 'typebox';
-import { btcFeatures } from './btc/index.js';
-import type { ServiceName } from './config.js';
-import type { App, AppContext, Feature, FeatureFactory } from './context.js';
+import type { App, AppContext, Feature, Services } from './context.js';
 import { bearerAuth } from './http/auth.js';
 import { registerLimits } from './http/limits.js';
 import { registerMetrics } from './http/metrics.js';
 import { Problem, errorHandler, sendProblem } from './http/problem.js';
-import { powerFeatures } from './power/index.js';
-
-export const SERVICE_FEATURES: Record<ServiceName, FeatureFactory[]> = {
-  btc: btcFeatures,
-  power: powerFeatures,
-};
 
 export interface BuiltApp {
   app: App;
@@ -28,10 +20,7 @@ export interface BuiltApp {
  * One Fastify server; each service is its own encapsulated plugin on it, so a process can
  * mount both (the default) or one. /health, /metrics and /docs belong to the server.
  */
-export async function buildApp(
-  ctx: AppContext,
-  featuresByService: Partial<Record<ServiceName, FeatureFactory[]>> = SERVICE_FEATURES,
-): Promise<BuiltApp> {
+export async function buildApp(ctx: AppContext, services: Services): Promise<BuiltApp> {
   const app = Fastify({
     // pino's Logger and Fastify's logger type differ only in typing; the instance is the same.
     loggerInstance: ctx.log as unknown as FastifyBaseLogger,
@@ -81,7 +70,7 @@ export async function buildApp(
 
   const features: Feature[] = [];
   for (const service of ctx.config.services) {
-    const made = (featuresByService[service] ?? []).map((make) => make(ctx));
+    const made = services[service](ctx);
     features.push(...made);
     await app.register(async (scope) => {
       for (const f of made) await f.routes?.(scope);

@@ -1,13 +1,13 @@
-import type { Command } from './context.js';
-import { ledgerRebuildCommand } from './btc/ledger/commands.js';
-import { backfillPrices } from './power/prices/index.js';
-import { syncMonthCommand } from './power/metering/sync-month.js';
-import { importSolarCommand } from './power/solar/import-command.js';
+import type { CliCommand } from './context.js';
+import { ledgerRebuildCommand } from './btc/ledger/command.js';
+import { syncMonthCommand } from './power/metering/command.js';
+import { backfillPricesCommand } from './power/prices/command.js';
+import { importSolarCommand } from './power/solar/command.js';
 
-/** Command-line verbs beside serve and migrate; features add theirs here. */
-export const commands: Command[] = [
+/** Command-line verbs beside serve and migrate. */
+export const COMMANDS: readonly CliCommand[] = [
   ledgerRebuildCommand,
-  backfillPrices,
+  backfillPricesCommand,
   syncMonthCommand(),
   importSolarCommand(),
 ];

@@ -7,7 +7,7 @@ import type {
   RawServerDefault,
 } from 'fastify';
 import type { Logger } from 'pino';
-import type { Config } from './config.js';
+import type { Config, ServiceName } from './config.js';
 import type { Database } from './db/connect.js';
 import type { HealthRegistry } from './http/health.js';
 import type { Clock } from './shared/clock.js';
@@ -20,7 +20,7 @@ export type App = FastifyInstance<
   TypeBoxTypeProvider
 >;
 
-/** What every feature is given: nothing reads the environment or the wall clock on its own. */
+/** What every feature and command is given: nothing reads the environment or the wall clock on its own. */
 export interface AppContext {
   config: Config;
   database: Database;
@@ -40,10 +40,16 @@ export interface Feature {
   stop?(): void | Promise<void>;
 }
 
-export type FeatureFactory = (ctx: AppContext) => Feature;
+/**
+ * A service (btc, power) builds its features from the context, creating once what several of
+ * them share and passing it to each; they start in the order returned and stop in reverse.
+ */
+export type ServiceFactory = (ctx: AppContext) => Feature[];
 
-/** A command-line verb beside serve and migrate. */
-export interface Command {
+export type Services = Record<ServiceName, ServiceFactory>;
+
+/** A command-line verb beside serve and migrate; it builds only the parts it uses from the context. */
+export interface CliCommand {
   name: string;
   usage: string;
   /** Returns the process exit code. */

@@ -1,14 +1,14 @@
-import { commands } from './commands.js';
+import { COMMANDS } from './commands.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase } from './db/connect.js';
 import { migrate } from './db/migrate.js';
-import { createLogger, createRuntime } from './runtime.js';
+import { createContext, createLogger, createRuntime } from './runtime.js';
 
 const USAGE = [
   'usage: satwatt <command>',
   '  serve                 run the services (default)',
   '  migrate               apply database migrations and exit',
-  ...commands.map((c) => `  ${c.usage}`),
+  ...COMMANDS.map((c) => `  ${c.usage}`),
 ].join('\n');
 
 async function main(argv: string[]): Promise<number> {
@@ -38,18 +38,18 @@ async function main(argv: string[]): Promise<number> {
     }
     return 0;
   }
-  const command = commands.find((c) => c.name === verb);
+  const command = COMMANDS.find((c) => c.name === verb);
   if (!command) {
     console.error(`unknown command "${verb}"\n${USAGE}`);
     return 2;
   }
-  const runtime = await createRuntime(config, {
+  const { ctx, close } = await createContext(config, {
     log: createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel),
   });
   try {
-    return await command.run(args, runtime.ctx);
+    return await command.run(args, ctx);
   } finally {
-    await runtime.stop();
+    await close();
   }
 }
 

@@ -1,10 +1,12 @@
 import { pino, type Logger } from 'pino';
 import { buildApp, type BuiltApp } from './app.js';
-import type { Config, ServiceName } from './config.js';
-import type { AppContext, FeatureFactory } from './context.js';
+import { btcService } from './btc/index.js';
+import type { Config } from './config.js';
+import type { AppContext, Services } from './context.js';
 import { openDatabase, type Database } from './db/connect.js';
 import { migrate } from './db/migrate.js';
 import { HealthRegistry } from './http/health.js';
+import { powerService } from './power/index.js';
 import { systemClock, type Clock } from './shared/clock.js';
 
 export function createLogger(level: string): Logger {
@@ -17,11 +19,58 @@ export function createLogger(level: string): Logger {
   });
 }
 
-export interface RuntimeOptions {
+/** The services a process can run; tests and benchmarks pass their own compositions. */
+export const SERVICES: Services = { btc: btcService, power: powerService };
+
+export interface ContextOptions {
   clock?: Clock;
   log?: Logger;
+  /** An open database owned by the caller; otherwise one is opened from the config and closed on close(). */
   database?: Database;
-  features?: Partial<Record<ServiceName, FeatureFactory[]>>;
+}
+
+export interface OpenContext {
+  ctx: AppContext;
+  /** Aborts ctx.shutdown: sleeps end, provider calls are cancelled. */
+  abort: () => void;
+  /** Aborts, then closes the database this opened; safe to call twice. */
+  close: () => Promise<void>;
+}
+
+/** Opens the database and applies migrations: everything a command needs, and no HTTP server. */
+export async function createContext(config: Config, opts: ContextOptions = {}): Promise<OpenContext> {
+  const log = opts.log ?? createLogger(config.logLevel);
+  const database =
+    opts.database ?? (await openDatabase({ server: config.database, dataDir: config.dataDir }));
+  const applied = await migrate(database).catch(async (e: unknown) => {
+    if (!opts.database) await database.close();
+    throw e;
+  });
+  if (applied.length > 0) log.info({ applied }, 'migrations applied');
+  const controller = new AbortController();
+  const clock = opts.clock ?? systemClock;
+  const ctx: AppContext = {
+    config,
+    database,
+    clock,
+    log,
+    health: new HealthRegistry(clock),
+    shutdown: controller.signal,
+  };
+  let closing: Promise<void> | null = null;
+  return {
+    ctx,
+    abort: () => controller.abort(),
+    close: () => {
+      controller.abort();
+      closing ??= opts.database ? Promise.resolve() : database.close();
+      return closing;
+    },
+  };
+}
+
+export interface RuntimeOptions extends ContextOptions {
+  services?: Partial<Services>;
 }
 
 export interface Runtime extends BuiltApp {
@@ -32,26 +81,10 @@ export interface Runtime extends BuiltApp {
   stop(): Promise<void>;
 }
 
-/** Opens the database, applies migrations and builds the app; the single way every entry point starts. */
+/** The context, the configured services' features and the app that serves them. */
 export async function createRuntime(config: Config, opts: RuntimeOptions = {}): Promise<Runtime> {
-  const log = opts.log ?? createLogger(config.logLevel);
-  const database =
-    opts.database ?? (await openDatabase({ server: config.database, dataDir: config.dataDir }));
-  const applied = await migrate(database).catch(async (e: unknown) => {
-    if (!opts.database) await database.close();
-    throw e;
-  });
-  if (applied.length > 0) log.info({ applied }, 'migrations applied');
-  const controller = new AbortController();
-  const ctx: AppContext = {
-    config,
-    database,
-    clock: opts.clock ?? systemClock,
-    log,
-    health: new HealthRegistry(),
-    shutdown: controller.signal,
-  };
-  const built = await buildApp(ctx, opts.features);
+  const { ctx, abort, close } = await createContext(config, opts);
+  const built = await buildApp(ctx, { ...SERVICES, ...opts.services });
   let stopping: Promise<void> | null = null;
   return {
     ...built,
@@ -61,14 +94,14 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     },
     stop: () => {
       stopping ??= (async () => {
-        controller.abort();
+        abort();
         for (const f of [...built.features].reverse()) {
           await Promise.resolve(f.stop?.()).catch((e: unknown) =>
-            log.error({ err: e, feature: f.name }, 'stop failed'),
+            ctx.log.error({ err: e, feature: f.name }, 'stop failed'),
           );
         }
         await built.app.close();
-        if (!opts.database) await database.close();
+        await close();
       })();
       return stopping;
     },

@@ -1,8 +1,22 @@
-import type { FeatureFactory } from '../context.js';
-import { candlesFeature } from './candles/index.js';
-import { ratesFeature } from './rates/index.js';
-import { ledgerFeature } from './ledger/index.js';
-import { marketFeature } from './market/index.js';
+import type { AppContext, Feature } from '../context.js';
+import { createCandlesFeature } from './candles/index.js';
+import { createLeadership } from './leadership.js';
+import { createLedgerFeature } from './ledger/index.js';
+import { createMarketFeature } from './market/index.js';
+import { createRatesFeature, createRatesService } from './rates/index.js';
 
-/** The btc service's features, mounted in this order; rates first, the others call ratesOf(ctx). */
-export const btcFeatures: FeatureFactory[] = [ratesFeature, candlesFeature, ledgerFeature, marketFeature];
+/**
+ * The btc service. Leadership and rates are created once and passed to the features that need
+ * them; leadership starts first, so every poller sees whether this process leads.
+ */
+export function btcService(ctx: AppContext): Feature[] {
+  const { leadership, feature: leadershipFeature } = createLeadership(ctx);
+  const rates = createRatesService(ctx);
+  return [
+    leadershipFeature,
+    createRatesFeature(ctx, { rates, leadership }),
+    createCandlesFeature(ctx, { leadership }),
+    createLedgerFeature(ctx, { rates }),
+    createMarketFeature(ctx, { rates, leadership }),
+  ];
+}

@@ -1,9 +1,10 @@
-import type { AppContext } from '../context.js';
+import type { AppContext, Feature } from '../context.js';
+import { AdvisoryLeadership } from './advisory-leadership.js';
 
 /**
  * Whether this process runs the btc pollers. With several processes on one PostgreSQL server
- * only the leader polls; the market feature provides the advisory-lock implementation. Until one
- * is provided (and always on the embedded database, which has one process) this process leads.
+ * only the holder of an advisory lock polls; on the embedded database, which has one process,
+ * this process always leads.
  */
 export interface Leadership {
   isLeader(): boolean;
@@ -11,7 +12,7 @@ export interface Leadership {
   watch(listener: (leader: boolean) => void): () => void;
 }
 
-const ALWAYS: Leadership = {
+export const ALWAYS_LEADER: Leadership = {
   isLeader: () => true,
   watch: (listener) => {
     listener(true);
@@ -19,12 +20,16 @@ const ALWAYS: Leadership = {
   },
 };
 
-const registry = new WeakMap<AppContext, Leadership>();
-
-export function provideLeadership(ctx: AppContext, leadership: Leadership): void {
-  registry.set(ctx, leadership);
-}
-
-export function leadershipOf(ctx: AppContext): Leadership {
-  return registry.get(ctx) ?? ALWAYS;
+/** The btc service's leadership and the feature that holds it: mount it before the pollers that watch it. */
+export function createLeadership(
+  ctx: AppContext,
+  opts: { intervalMs?: number } = {},
+): { leadership: Leadership; feature: Feature } {
+  if (!ctx.config.database || ctx.database.kind !== 'postgres')
+    return { leadership: ALWAYS_LEADER, feature: { name: 'leadership' } };
+  const lock = new AdvisoryLeadership(ctx.config.database, { log: ctx.log, intervalMs: opts.intervalMs });
+  return {
+    leadership: lock,
+    feature: { name: 'leadership', start: () => lock.start(), stop: () => lock.stop() },
+  };
 }

@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { Generated, Kysely, Transaction } from 'kysely';
 import type { CandleTables } from '../btc/candles/tables.js';
 import type { RatesTables } from '../btc/rates/tables.js';
 import type { LedgerTables } from '../btc/ledger/tables.js';
@@ -31,3 +31,6 @@ export interface DB
     PricesTables,
     MeteringTables,
     SolarTables {}
+
+/** The handle every repository function takes first: the database, or a transaction on it. */
+export type Db = Kysely<DB> | Transaction<DB>;

@@ -1,3 +1,5 @@
+import { systemClock, type Clock } from '../shared/clock.js';
+
 /** What /health and /metrics report about each outbound feed. */
 export class FeedHealth {
   connected: boolean | null = null;
@@ -12,13 +14,14 @@ export class FeedHealth {
   constructor(
     readonly name: string,
     public enabled: boolean,
+    private readonly clock: Clock = systemClock,
   ) {}
 
-  success(at = new Date()) {
+  success(at = this.clock.now()) {
     this.lastSuccessAt = at;
     this.lastMessageAt = at;
   }
-  failure(error: unknown, at = new Date()) {
+  failure(error: unknown, at = this.clock.now()) {
     this.failures++;
     this.lastErrorAt = at;
     this.lastError = error instanceof Error ? error.message : String(error);
@@ -48,10 +51,12 @@ export class FeedHealth {
 export class HealthRegistry {
   private readonly feeds = new Map<string, FeedHealth>();
 
+  constructor(private readonly clock: Clock) {}
+
   feed(name: string, enabled = true): FeedHealth {
     let f = this.feeds.get(name);
     if (!f) {
-      f = new FeedHealth(name, enabled);
+      f = new FeedHealth(name, enabled, this.clock);
       this.feeds.set(name, f);
     }
     return f;

@@ -1,10 +1,11 @@
 import { Type } from 'typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/support/app.js';
-import type { FeatureFactory } from '../context.js';
+import { btcOnly } from '../../test/support/services.js';
+import type { Feature } from '../context.js';
 
 let aborted = false;
-const probe: FeatureFactory = () => ({
+const probe = (): Feature => ({
   name: 'probe',
   routes(app) {
     app.post('/api/probe', { schema: { body: Type.Object({ n: Type.Integer() }) } }, async (req) => ({
@@ -22,10 +23,10 @@ let t: TestApp;
 let open: TestApp;
 beforeAll(async () => {
   const env = { WRITE_RATE_LIMIT: '3', BODY_LIMIT_BYTES: '1024', REQUEST_TIMEOUT_MS: '1000' };
-  t = await startTestApp({ env, features: { btc: [probe], power: [] } });
+  t = await startTestApp({ env, services: btcOnly(() => [probe()]) });
   open = await startTestApp({
     env: { CORS_ORIGINS: 'https://app.example' },
-    features: { btc: [probe], power: [] },
+    services: btcOnly(() => [probe()]),
   });
 });
 afterAll(async () => {

@@ -1,7 +1,9 @@
-import type { FeatureFactory } from '../context.js';
-import { pricesFeature } from './prices/index.js';
-import { meteringFeature } from './metering/index.js';
-import { solarFeature } from './solar/index.js';
+import type { AppContext, Feature } from '../context.js';
+import { createMeteringFeature } from './metering/index.js';
+import { createPricesFeature } from './prices/index.js';
+import { createSolarFeature } from './solar/index.js';
 
-/** The power service's features, mounted in this order. */
-export const powerFeatures: FeatureFactory[] = [pricesFeature, meteringFeature(), solarFeature];
+/** The power service: prices and the home page, metering, solar. */
+export function powerService(ctx: AppContext): Feature[] {
+  return [createPricesFeature(ctx), createMeteringFeature(ctx), createSolarFeature(ctx)];
+}

@@ -1,16 +1,25 @@
+import { performance } from 'node:perf_hooks';
+
 export interface Clock {
+  /** The wall-clock instant: what is stored and shown. */
   now(): Date;
+  /** Milliseconds on a monotonic scale, for spacing and throttling that must not jump with the wall clock. */
+  monotonicMs(): number;
 }
 
-export const systemClock: Clock = { now: () => new Date() };
+export const systemClock: Clock = { now: () => new Date(), monotonicMs: () => performance.now() };
 
-/** A clock that stands still until moved; for tests. */
+/**
+ * A clock whose wall time stands still until moved; for tests. Its monotonic scale is real
+ * elapsed time, so throttles and spacing still behave as they do in production.
+ */
 export function fixedClock(
   at: Date | string,
 ): Clock & { set(to: Date | string): void; advance(ms: number): void } {
   let t = new Date(at).getTime();
   return {
     now: () => new Date(t),
+    monotonicMs: () => performance.now(),
     set: (to) => void (t = new Date(to).getTime()),
     advance: (ms) => void (t += ms),
   };

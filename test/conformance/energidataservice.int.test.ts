@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EnergiDataService } from '../../src/providers/energidataservice.js';
 import { ProviderError } from '../../src/providers/http.js';
-import { combineTariffs } from '../../src/power/prices/service.js';
+import { combineTariffs } from '../../src/power/prices/tariffs.js';
 import { FakeHttpServer } from '../fakes/http.js';
 import { SHARED_FIXTURES_DIR, sharedFixture, sharedFixturesPresent } from '../fakes/shared-fixtures.js';
 

@@ -1,7 +1,6 @@
-import type { FeatureFactory } from '../../src/context.js';
-import { provideRates, type DailyRates, type RatesService } from '../../src/btc/rates/contract.js';
+import type { DailyRates, RatesService } from '../../src/btc/rates/service.js';
 
-/** A deterministic in-memory RatesService, mounted before the market feature in its tests. */
+/** A deterministic in-memory RatesService, passed to the market feature in its tests. */
 export class MemoryRates implements RatesService {
   private readonly listeners = new Set<(rates: DailyRates) => void>();
 
@@ -21,13 +20,6 @@ export class MemoryRates implements RatesService {
   set(rates: DailyRates): void {
     this.current = rates;
     for (const l of this.listeners) l(rates);
-  }
-
-  feature(): FeatureFactory {
-    return (ctx) => {
-      provideRates(ctx, this);
-      return { name: 'memory-rates' };
-    };
   }
 }
 

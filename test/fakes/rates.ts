@@ -1,5 +1,4 @@
-import type { FeatureFactory } from '../../src/context.js';
-import { provideRates, type DailyRates, type RatesService } from '../../src/btc/rates/contract.js';
+import type { DailyRates, RatesService } from '../../src/btc/rates/service.js';
 import { ProviderError } from '../../src/providers/http.js';
 
 /**
@@ -14,30 +13,23 @@ export function ratesFor(date: string): DailyRates {
   return { date, rates_date: date, usd_eur: usdEur, usd_dkk: usdDkk, eur_dkk: eurDkk };
 }
 
-/** A test-only stand-in for the rates feature; mount it before the ledger. Counts the dates asked. */
-export function fakeRatesFeature(asked: string[] = []): FeatureFactory {
-  return (ctx) => {
-    const service: RatesService = {
-      latest: () => null,
-      forDate: async (date) => {
-        asked.push(date);
-        return ratesFor(date);
-      },
-      onChange: () => () => {},
-    };
-    provideRates(ctx, service);
-    return { name: 'fake-rates' };
+/** A test-only stand-in for the rates service; counts the dates asked. */
+export function fakeRates(asked: string[] = []): RatesService {
+  return {
+    latest: () => null,
+    forDate: async (date) => {
+      asked.push(date);
+      return ratesFor(date);
+    },
+    onChange: () => () => {},
   };
 }
 
-/** The rates feature while its provider is down: every fetch fails as the real one would. */
-export const downRatesFeature: FeatureFactory = (ctx) => {
-  provideRates(ctx, {
-    latest: () => null,
-    forDate: async () => {
-      throw new ProviderError('frankfurter', 'connection refused', { transient: true });
-    },
-    onChange: () => () => {},
-  });
-  return { name: 'down-rates' };
+/** The rates service while its provider is down: every fetch fails as the real one would. */
+export const downRates: RatesService = {
+  latest: () => null,
+  forDate: async () => {
+    throw new ProviderError('frankfurter', 'connection refused', { transient: true });
+  },
+  onChange: () => () => {},
 };

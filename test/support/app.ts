@@ -1,7 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { pino } from 'pino';
 import { loadConfig, type Config } from '../../src/config.js';
-import type { FeatureFactory } from '../../src/context.js';
+import type { Services } from '../../src/context.js';
 import { createRuntime, type Runtime } from '../../src/runtime.js';
 import { fixedClock, type Clock } from '../../src/shared/clock.js';
 import { freshDatabase, type TestDatabase } from './db.js';
@@ -44,7 +44,8 @@ export async function startTestApp(
     env?: Record<string, string>;
     now?: string;
     clock?: Clock;
-    features?: Partial<Record<'btc' | 'power', FeatureFactory[]>>;
+    /** Compositions of the services to mount instead of the real ones (e.g. with fake rates). */
+    services?: Partial<Services>;
     db?: TestDatabase;
   } = {},
 ): Promise<TestApp> {
@@ -54,7 +55,7 @@ export async function startTestApp(
     database: db.database,
     clock: opts.clock ?? clock,
     log: pino({ level: 'silent' }),
-    features: opts.features,
+    services: opts.services,
   });
   await runtime.app.ready();
   return {

@@ -3,8 +3,9 @@ import { FakeKrakenOhlc, MAX_ROWS, type OhlcWireRow } from '../../../test/fakes/
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
 import { freshDatabase, type TestDatabase } from '../../../test/support/db.js';
 import { KrakenOhlcClient } from '../../providers/kraken-ohlc.js';
-import type { AppContext } from '../../context.js';
-import { provideLeadership, type Leadership } from '../leadership.js';
+import { systemClock } from '../../shared/clock.js';
+import { btcOnly } from '../../../test/support/services.js';
+import { ALWAYS_LEADER, type Leadership } from '../leadership.js';
 import { createCandlesFeature } from './index.js';
 import type { CandleRow } from './repository.js';
 import { Candles, KINDS, PAIRS, type CandleKind } from './service.js';
@@ -19,7 +20,7 @@ beforeAll(async () => {
   fake = await FakeKrakenOhlc.start(START);
   db = await freshDatabase();
   const client = new KrakenOhlcClient({ baseUrl: fake.url, timeoutMs: 500, retries: 1, initialDelayMs: 5 });
-  candles = new Candles({ db: db.database.db, client });
+  candles = new Candles({ db: db.database.db, client, clock: systemClock });
 });
 afterAll(async () => {
   await fake.server.close();
@@ -148,7 +149,7 @@ describe('the hourly and daily candles', () => {
 describe('spacing', () => {
   it('keeps the given gap between provider calls, across pairs and intervals', async () => {
     const client = new KrakenOhlcClient({ baseUrl: fake.url, timeoutMs: 500 });
-    const spaced = new Candles({ db: db.database.db, client, minGapMs: 100 });
+    const spaced = new Candles({ db: db.database.db, client, clock: systemClock, minGapMs: 100 });
     fake.answeredAt.length = 0;
     await Promise.all([spaced.pollAll('minute'), spaced.pollAll('hour'), spaced.pollAll('day')]);
     const times = [...fake.answeredAt].sort((a, b) => a - b);
@@ -196,20 +197,11 @@ describe('the feature', () => {
   let t: TestApp;
   const cadence = { minute: 40, hour: 60, day: 80 };
 
-  async function app(env: Record<string, string>, setup?: (ctx: AppContext) => void) {
+  async function app(env: Record<string, string>, leadership: Leadership = ALWAYS_LEADER) {
     t = await startTestApp({
       db,
       env: { OHLC_FEED_URL: fake.url, ...env },
-      features: {
-        btc: [
-          (ctx) => {
-            setup?.(ctx);
-            return { name: 'setup' };
-          },
-          createCandlesFeature({ cadence, minGapMs: 5 }),
-        ],
-        power: [],
-      },
+      services: btcOnly((ctx) => [createCandlesFeature(ctx, { leadership }, { cadence, minGapMs: 5 })]),
     });
     return t;
   }
@@ -217,7 +209,7 @@ describe('the feature', () => {
 
   it('polls only while this process leads, and not at all when OHLC_FEED_ENABLED is false', async () => {
     const leadership = switchable(false);
-    await app({ OHLC_FEED_ENABLED: 'true' }, (ctx) => provideLeadership(ctx, leadership));
+    await app({ OHLC_FEED_ENABLED: 'true' }, leadership);
     await t.startFeeds();
     await new Promise((r) => setTimeout(r, 150));
     expect(fake.server.requests).toHaveLength(0);
@@ -275,7 +267,10 @@ describe('the feature', () => {
 describe('GET /api/exch-hour and /api/exch-minute', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ db, features: { btc: [createCandlesFeature()], power: [] } });
+    t = await startTestApp({
+      db,
+      services: btcOnly((ctx) => [createCandlesFeature(ctx, { leadership: ALWAYS_LEADER })]),
+    });
   });
   afterAll(() => t.close());
 

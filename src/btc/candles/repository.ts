@@ -1,8 +1,6 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { DB } from '../../db/schema.js';
+import { sql } from 'kysely';
+import type { Db } from '../../db/schema.js';
 import type { CandleTable, CandleTableName } from './tables.js';
-
-type Db = Kysely<DB> | Transaction<DB>;
 
 /** A candle as written: the table's row without the column the database fills. */
 export type CandleRow = Omit<CandleTable, 'updated_at'>;
@@ -22,7 +20,7 @@ export async function upsertCandles(db: Db, table: CandleTableName, rows: Candle
         vwap: eb.ref('excluded.vwap'),
         volume: eb.ref('excluded.volume'),
         trades: eb.ref('excluded.trades'),
-        updated_at: new Date(),
+        updated_at: sql<Date>`now()`,
       })),
     )
     .executeTakeFirst();

@@ -1,6 +1,7 @@
-import type { Kysely } from 'kysely';
-import type { DB } from '../../db/schema.js';
+import type { Db } from '../../db/schema.js';
 import type { KrakenOhlcClient, OhlcInterval, OhlcRow } from '../../providers/kraken-ohlc.js';
+import type { Clock } from '../../shared/clock.js';
+import { sleep } from '../../shared/sleep.js';
 import * as repo from './repository.js';
 import type { CandleTableName } from './tables.js';
 
@@ -23,8 +24,9 @@ export const PAIRS = [
 export type Pair = (typeof PAIRS)[number]['pair'];
 
 export interface CandlesDeps {
-  db: Kysely<DB>;
+  db: Db;
   client: KrakenOhlcClient;
+  clock: Clock;
   /** Least time between two provider calls; Kraken allows public calls at about 1 per second. */
   minGapMs?: number;
 }
@@ -46,7 +48,7 @@ export class Candles {
     // have been stored while still forming, else from just after it.
     const since =
       lastStored === null ? undefined : lastStored.getTime() / 1000 - (closedOnly ? 0 : interval * 60);
-    await this.spaced();
+    await this.spaced(signal);
     const page = await this.deps.client.ohlc(pair.kraken, interval, { since, signal });
     const rows = (closedOnly ? page.rows.filter((r) => r.time <= page.last) : page.rows).map((r) =>
       toCandleRow(pair.pair, r),
@@ -72,11 +74,12 @@ export class Candles {
   }
 
   /** Waits for this call's turn, so the three pollers together stay inside Kraken's rate limit. */
-  private async spaced(): Promise<void> {
+  private async spaced(signal: AbortSignal = new AbortController().signal): Promise<void> {
     const gap = this.deps.minGapMs ?? 0;
-    const at = Math.max(Date.now(), this.nextCallAt);
+    const now = this.deps.clock.monotonicMs();
+    const at = Math.max(now, this.nextCallAt);
     this.nextCallAt = at + gap;
-    if (at > Date.now()) await new Promise((r) => setTimeout(r, at - Date.now()));
+    if (at > now) await sleep(at - now, signal);
   }
 
   latest(kind: CandleKind, pair: Pair, limit: number): Promise<repo.CandleRow[]> {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Db } from './repository.js';
+import type { Db } from '../../db/schema.js';
 
 export interface StoredAnswer {
   request_hash: string;

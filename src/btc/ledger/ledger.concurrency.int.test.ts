@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { downRatesFeature, fakeRatesFeature, ratesFor } from '../../../test/fakes/rates.js';
+import { downRates, fakeRates, ratesFor } from '../../../test/fakes/rates.js';
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
 import { freshDatabase, type TestDatabase } from '../../../test/support/db.js';
-import { ledgerFeature } from './index.js';
+import { ledgerOnly } from '../../../test/support/services.js';
 
 let db: TestDatabase;
 let t: TestApp;
@@ -11,7 +11,7 @@ let exchange: number;
 let cold: number[];
 beforeAll(async () => {
   db = await freshDatabase();
-  t = await startTestApp({ db, features: { btc: [fakeRatesFeature(), ledgerFeature], power: [] } });
+  t = await startTestApp({ db, services: ledgerOnly(fakeRates()) });
   const all = (await t.call('GET', '/api/wallets')).json<{ id: number; wallet_type: string }[]>();
   exchange = all.find((w) => w.wallet_type === 'exchange')!.id;
   cold = all.filter((w) => w.wallet_type === 'wallet').map((w) => w.id);
@@ -107,7 +107,7 @@ describe('concurrent writes', () => {
 describe('with the rates provider down', () => {
   let down: TestApp;
   beforeAll(async () => {
-    down = await startTestApp({ db, features: { btc: [downRatesFeature, ledgerFeature], power: [] } });
+    down = await startTestApp({ db, services: ledgerOnly(downRates) });
   });
   afterAll(() => down.close());
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fakeRatesFeature, ratesFor } from '../../../test/fakes/rates.js';
+import { fakeRates, ratesFor } from '../../../test/fakes/rates.js';
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
-import { ledgerFeature } from './index.js';
+import { ledgerOnly } from '../../../test/support/services.js';
 
 const TOKEN = 'ledger-test-token-0123456789';
 const auth = { authorization: `Bearer ${TOKEN}` };
@@ -11,7 +11,7 @@ let t: TestApp;
 beforeAll(async () => {
   t = await startTestApp({
     env: { API_TOKEN: TOKEN },
-    features: { btc: [fakeRatesFeature(asked), ledgerFeature], power: [] },
+    services: ledgerOnly(fakeRates(asked)),
   });
 });
 afterAll(() => t.close());

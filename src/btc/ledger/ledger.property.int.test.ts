@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fakeRatesFeature } from '../../../test/fakes/rates.js';
+import { fakeRates } from '../../../test/fakes/rates.js';
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
-import { ledgerFeature } from './index.js';
+import { ledgerOnly } from '../../../test/support/services.js';
 import { balancesFromEvents } from './repository.js';
 
 /**
@@ -14,7 +14,7 @@ let t: TestApp;
 let exchanges: number[];
 let wallets: number[];
 beforeAll(async () => {
-  t = await startTestApp({ features: { btc: [fakeRatesFeature(), ledgerFeature], power: [] } });
+  t = await startTestApp({ services: ledgerOnly(fakeRates()) });
   const all = (await t.call('GET', '/api/wallets')).json<{ id: number; wallet_type: string }[]>();
   exchanges = all.filter((w) => w.wallet_type === 'exchange').map((w) => w.id);
   wallets = all.map((w) => w.id);

@@ -1,5 +1,6 @@
-import { sql, type RawBuilder } from 'kysely';
-import { day, type Db } from './repository.js';
+import { sql, type RawBuilder, type Selectable } from 'kysely';
+import type { Db } from '../../db/schema.js';
+import { day } from './repository.js';
 import type { BuysTable, DepositsTable } from './tables.js';
 
 /**
@@ -66,10 +67,8 @@ export async function insertRowOf(db: Db, table: ReadTable, eventId: number): Pr
   await sql`${ROWS[table].insert} ${ROWS[table].select} and e.id = ${eventId}`.execute(db);
 }
 
-/** A read row is its table's row, as stored. */
-export type DepositRow = DepositsTable;
-
-export type BuyRow = BuysTable;
+export type DepositRow = Selectable<DepositsTable>;
+export type BuyRow = Selectable<BuysTable>;
 
 export interface Range {
   from?: string;

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fakeRatesFeature } from '../../../test/fakes/rates.js';
+import { fakeRates } from '../../../test/fakes/rates.js';
 import { startTestApp } from '../../../test/support/app.js';
 import { freshDatabase, TEST_DATABASE_URL, type TestDatabase } from '../../../test/support/db.js';
 import { generateEvents, tableDigest } from '../../../test/support/ledger-events.js';
@@ -10,7 +10,7 @@ import { FEEDS_OFF, runSatwatt } from '../../../test/support/process.js';
 import { parsePostgresUrl } from '../../config.js';
 import { openDatabase, type Database } from '../../db/connect.js';
 import { migrate } from '../../db/migrate.js';
-import { ledgerFeature } from './index.js';
+import { ledgerOnly } from '../../../test/support/services.js';
 import * as projections from './projections.js';
 
 const KILLS = 4;
@@ -73,7 +73,7 @@ const digests = async (db: Database) => ({
 async function writeSomeEvents(database: Database, round: number) {
   const app = await startTestApp({
     db: { database, url: null, close: async () => {} },
-    features: { btc: [fakeRatesFeature(), ledgerFeature], power: [] },
+    services: ledgerOnly(fakeRates()),
   });
   try {
     for (let i = 0; i < 3; i++) {

@@ -1,12 +1,11 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { DB } from '../../db/schema.js';
-import type { DailyRates } from '../rates/contract.js';
+import { sql, type Selectable } from 'kysely';
+import type { Db } from '../../db/schema.js';
+import type { DailyRates } from '../rates/service.js';
 import type { EventData, EventType, WalletState } from './events.js';
 import type { EventsTable, WalletsTable } from './tables.js';
 
-export type Db = Kysely<DB> | Transaction<DB>;
-export type WalletRow = Omit<WalletsTable, 'id' | 'balance'> & { id: number; balance: number };
-export type EventRow = Omit<EventsTable, 'id'> & { id: number };
+export type WalletRow = Selectable<WalletsTable>;
+export type EventRow = Selectable<EventsTable>;
 
 /**
  * Dates leave SQL as text: PGlite hands `date` back as a JS Date at UTC midnight whatever the

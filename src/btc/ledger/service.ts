@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.js';
 import { badRequest, conflict, HttpProblem, notFound, unprocessable } from '../../http/problem.js';
 import { danishDate } from '../../shared/danish-time.js';
-import { ratesOf } from '../rates/contract.js';
+import type { RatesService } from '../rates/service.js';
 import {
   decide,
   effects,
@@ -16,7 +16,8 @@ import {
 import { findAnswer, requestHash, storeAnswer } from './idempotency.js';
 import * as projections from './projections.js';
 import * as repo from './repository.js';
-import type { Db, EventRow } from './repository.js';
+import type { Db } from '../../db/schema.js';
+import type { EventRow } from './repository.js';
 import type { EventJson } from './schemas.js';
 
 export interface Answer {
@@ -62,7 +63,7 @@ function toEvent(row: EventRow): LedgerEvent {
   return { ...transfer, type: row.type, amount: row.amount!, currency: row.currency! };
 }
 
-export function createLedgerService(ctx: AppContext) {
+export function createLedgerService(ctx: AppContext, rates: RatesService) {
   const db = ctx.database.db;
 
   function validated(body: Record<string, unknown>): EventData {
@@ -82,8 +83,8 @@ export function createLedgerService(ctx: AppContext) {
     const date = event.occurred_at;
     if (event.type === 'wallet_to_wallet' || ratesStored.has(date)) return;
     if (!(await repo.hasRates(db, date))) {
-      const rates = await ratesOf(ctx).forDate(date, ctx.shutdown);
-      await repo.saveRates(db, { ...rates, date });
+      const found = await rates.forDate(date, ctx.shutdown);
+      await repo.saveRates(db, { ...found, date });
     }
     ratesStored.add(date);
   }
@@ -226,8 +227,8 @@ export function createLedgerService(ctx: AppContext) {
    */
   async function rebuild(table: projections.ReadTable): Promise<number> {
     for (const date of await repo.datesMissingRates(db)) {
-      const rates = await ratesOf(ctx).forDate(date, ctx.shutdown);
-      await repo.saveRates(db, { ...rates, date });
+      const found = await rates.forDate(date, ctx.shutdown);
+      await repo.saveRates(db, { ...found, date });
     }
     return db.transaction().execute(async (trx) => {
       await projections.lockForRebuild(trx, table);

@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeStrike, STRIKE_KEY, strikeTicker } from '../../../test/fakes/strike.js';
 import { waitFor, wsClient } from '../../../test/fakes/stream-clients.js';
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
-import { createMarketFeature } from './index.js';
-import type { MarketFeatureOptions } from './index.js';
+import { MemoryRates } from '../../../test/fakes/market-rates.js';
+import { marketOnly } from '../../../test/support/services.js';
+import type { MarketOptions } from './service.js';
 
 const TOKEN = 'test-token-quotes-0123';
 const auth = { authorization: `Bearer ${TOKEN}` };
@@ -14,14 +15,11 @@ beforeAll(async () => {
 });
 afterAll(() => strike.close());
 
-async function app(env: Record<string, string>, opts: MarketFeatureOptions = {}) {
+async function app(env: Record<string, string>, opts: Partial<MarketOptions> = {}) {
   return startTestApp({
     now: '2026-07-03T21:30:00Z',
     env: { API_TOKEN: TOKEN, QUOTE_FEED_URL: strike.url, ...env },
-    features: {
-      btc: [createMarketFeature({ intervalMs: 60_000, rateLimitBackoffMs: 1_000, ...opts })],
-      power: [],
-    },
+    services: marketOnly(new MemoryRates(null), { intervalMs: 60_000, rateLimitBackoffMs: 1_000, ...opts }),
   });
 }
 

@@ -4,6 +4,7 @@ import { HttpProblem } from '../../http/problem.js';
 import { ProviderError } from '../../providers/http.js';
 import type { StrikeClient, StrikeQuote } from '../../providers/strike.js';
 import { danishDate } from '../../shared/danish-time.js';
+import { sleep } from '../../shared/sleep.js';
 import * as repo from './repository.js';
 import type { QuoteRow } from './repository.js';
 import type { QuoteMessage } from './schemas.js';
@@ -51,8 +52,7 @@ export function satsOf(quote: StrikeQuote): number {
  * back off exponentially, and a 429 at least as long as the broker asks.
  */
 export class QuoteFeed {
-  private timer: NodeJS.Timeout | null = null;
-  private running = false;
+  private loop: { controller: AbortController; done: Promise<void> } | null = null;
   private failures = 0;
   private blockedUntil = 0;
   private inflight: Promise<QuoteRow> | null = null;
@@ -66,22 +66,24 @@ export class QuoteFeed {
   ) {}
 
   startPolling(): void {
-    if (this.running || !this.client) return;
-    this.running = true;
-    this.timer = setTimeout(() => void this.pollLoop(), 0);
+    if (this.loop || !this.client) return;
+    const controller = new AbortController();
+    const signal = AbortSignal.any([controller.signal, this.ctx.shutdown]);
+    this.loop = { controller, done: this.pollLoop(signal) };
   }
 
   async stopPolling(): Promise<void> {
-    this.running = false;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    const loop = this.loop;
+    this.loop = null;
+    loop?.controller.abort();
+    await loop?.done;
     await this.inflight?.catch(() => {});
   }
 
   /** A fresh real quote now (POST /api/quote); concurrent callers share one. */
   async quoteNow(): Promise<QuoteRow> {
     if (!this.client) throw new HttpProblem(503, `the quote feed is off: ${this.offReason}`);
-    const wait = this.blockedUntil - Date.now();
+    const wait = this.blockedUntil - this.ctx.clock.monotonicMs();
     if (wait > 0) {
       const s = Math.ceil(wait / 1000);
       throw new HttpProblem(503, `the strike provider rate-limited us; retry in ${s} s`, {
@@ -92,19 +94,20 @@ export class QuoteFeed {
     return this.inflight;
   }
 
-  private async pollLoop(): Promise<void> {
-    if (!this.running) return;
-    let delay = this.opts.intervalMs;
-    try {
-      await this.quoteNow();
-      this.failures = 0;
-    } catch (e) {
-      this.failures++;
-      delay = Math.min(this.opts.intervalMs * 2 ** this.failures, this.opts.maxBackoffMs);
-      delay = Math.max(delay, this.blockedUntil - Date.now());
-      this.ctx.log.warn({ err: (e as Error).message, retryInMs: delay }, 'quote feed: poll failed');
+  private async pollLoop(signal: AbortSignal): Promise<void> {
+    while (!signal.aborted) {
+      let delay = this.opts.intervalMs;
+      try {
+        await this.quoteNow();
+        this.failures = 0;
+      } catch (e) {
+        this.failures++;
+        delay = Math.min(this.opts.intervalMs * 2 ** this.failures, this.opts.maxBackoffMs);
+        delay = Math.max(delay, this.blockedUntil - this.ctx.clock.monotonicMs());
+        this.ctx.log.warn({ err: (e as Error).message, retryInMs: delay }, 'quote feed: poll failed');
+      }
+      await sleep(delay, signal);
     }
-    if (this.running) this.timer = setTimeout(() => void this.pollLoop(), delay);
   }
 
   private async poll(client: StrikeClient): Promise<QuoteRow> {
@@ -135,7 +138,7 @@ export class QuoteFeed {
     } catch (e) {
       if (e instanceof ProviderError && e.status === 429) {
         const backoff = e.opts.retryAfterMs ?? this.opts.rateLimitBackoffMs;
-        this.blockedUntil = Date.now() + backoff;
+        this.blockedUntil = this.ctx.clock.monotonicMs() + backoff;
       }
       throw e;
     }

@@ -1,29 +1,11 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { DB } from '../../db/schema.js';
-import type { RatesJson, StrikeRateJson } from './tables.js';
+import { sql, type Selectable } from 'kysely';
+import type { Db } from '../../db/schema.js';
+import type { QuoteFeesTable, QuotesTable, SpotPricesTable } from './tables.js';
 
-type Handle = Kysely<DB> | Transaction<DB>;
+export type SpotPriceRow = Selectable<SpotPricesTable>;
+export type QuoteRow = Selectable<QuotesTable>;
 
-export interface PriceRow {
-  id: number;
-  at: Date;
-  btc_usd: string;
-  btc_eur: string;
-  btc_dkk: string | null;
-  rates: RatesJson | null;
-}
-
-export interface QuoteRow {
-  id: number;
-  at: Date;
-  total_eur: string;
-  fee_eur: string;
-  pre_fee_eur: string;
-  quote_sats: number;
-  rates: StrikeRateJson[];
-}
-
-export async function insertPrice(db: Handle, p: Omit<PriceRow, 'id'>): Promise<number> {
+export async function insertPrice(db: Db, p: Omit<SpotPriceRow, 'id'>): Promise<number> {
   const r = await db
     .insertInto('btc.spot_prices')
     .values({ ...p, rates: p.rates === null ? null : JSON.stringify(p.rates) })
@@ -32,16 +14,16 @@ export async function insertPrice(db: Handle, p: Omit<PriceRow, 'id'>): Promise<
   return r.id;
 }
 
-export async function latestPrice(db: Handle): Promise<PriceRow | undefined> {
+export async function latestPrice(db: Db): Promise<SpotPriceRow | undefined> {
   return db.selectFrom('btc.spot_prices').selectAll().orderBy('id', 'desc').limit(1).executeTakeFirst();
 }
 
 /** Keeps the table to a recent window; the latest row is all that anything reads. */
-export async function prunePrices(db: Handle, before: Date): Promise<void> {
+export async function prunePrices(db: Db, before: Date): Promise<void> {
   await db.deleteFrom('btc.spot_prices').where('at', '<', before).execute();
 }
 
-export async function insertQuote(db: Handle, q: Omit<QuoteRow, 'id'>): Promise<number> {
+export async function insertQuote(db: Db, q: Omit<QuoteRow, 'id'>): Promise<number> {
   const r = await db
     .insertInto('btc.quotes')
     .values({ ...q, rates: JSON.stringify(q.rates) })
@@ -50,11 +32,11 @@ export async function insertQuote(db: Handle, q: Omit<QuoteRow, 'id'>): Promise<
   return r.id;
 }
 
-export async function latestQuote(db: Handle): Promise<QuoteRow | undefined> {
+export async function latestQuote(db: Db): Promise<QuoteRow | undefined> {
   return db.selectFrom('btc.quotes').selectAll().orderBy('id', 'desc').limit(1).executeTakeFirst();
 }
 
-export async function feeOf(db: Handle, date: string, totalEur: string): Promise<string | undefined> {
+export async function feeOf(db: Db, date: string, totalEur: string): Promise<string | undefined> {
   const r = await db
     .selectFrom('btc.quote_fees')
     .select('fee_eur')
@@ -65,10 +47,7 @@ export async function feeOf(db: Handle, date: string, totalEur: string): Promise
 }
 
 /** The first fee learned for a day stays; a concurrent second one is ignored. */
-export async function saveFee(
-  db: Handle,
-  f: { date: string; total_eur: string; fee_eur: string; learned_at: Date },
-): Promise<void> {
+export async function saveFee(db: Db, f: Selectable<QuoteFeesTable>): Promise<void> {
   await db
     .insertInto('btc.quote_fees')
     .values(f)
@@ -76,6 +55,6 @@ export async function saveFee(
     .execute();
 }
 
-export async function notify(db: Handle, channel: string, payload: string): Promise<void> {
+export async function notify(db: Db, channel: string, payload: string): Promise<void> {
   await sql`select pg_notify(${channel}, ${payload})`.execute(db);
 }

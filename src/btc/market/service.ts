@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.js';
 import { HttpProblem } from '../../http/problem.js';
 import { StrikeClient } from '../../providers/strike.js';
 import type { Leadership } from '../leadership.js';
-import type { RatesService } from '../rates/contract.js';
+import type { RatesService } from '../rates/service.js';
 import * as repo from './repository.js';
 import { QUOTE_CHANNEL, QuoteFeed, quoteMessage, type QuoteOptions } from './quotes.js';
 import { Relay } from './relay.js';
@@ -35,7 +35,7 @@ export const DEFAULT_MARKET_OPTIONS: MarketOptions = {
 export class MarketService {
   readonly priceHub: Broadcast;
   readonly quoteHub: Broadcast;
-  private readonly priceRelay: Relay<repo.PriceRow, PriceMessage>;
+  private readonly priceRelay: Relay<repo.SpotPriceRow, PriceMessage>;
   private readonly quoteRelay: Relay<repo.QuoteRow, QuoteMessage>;
   private readonly spot: SpotFeed | null;
   private readonly quotes: QuoteFeed;
@@ -43,14 +43,14 @@ export class MarketService {
 
   constructor(
     private readonly ctx: AppContext,
-    private readonly rates: RatesService | null,
+    private readonly rates: RatesService,
     private readonly leadership: Leadership,
     opts: MarketOptions,
   ) {
     const { db } = ctx.database;
     const logError = (e: unknown) => ctx.log.error({ err: e }, 'market: reading the latest row failed');
-    this.priceHub = new Broadcast(opts);
-    this.quoteHub = new Broadcast(opts);
+    this.priceHub = new Broadcast(opts, ctx.clock);
+    this.quoteHub = new Broadcast(opts, ctx.clock);
     this.priceRelay = new Relay(this.priceHub, () => repo.latestPrice(db), priceMessage, logError);
     this.quoteRelay = new Relay(this.quoteHub, () => repo.latestQuote(db), quoteMessage, logError);
     this.spot = ctx.config.feeds.spot
@@ -94,7 +94,7 @@ export class MarketService {
     this.quoteRelay.wake();
     await this.priceRelay.idle();
     await this.quoteRelay.idle();
-    if (this.rates && this.spot) {
+    if (this.spot) {
       const spot = this.spot;
       this.cleanups.push(this.rates.onChange(() => spot.ratesChanged()));
     }

@@ -4,7 +4,7 @@ import { MemoryRates, RATES_0703 } from '../../../test/fakes/market-rates.js';
 import { FakeKraken } from '../../../test/fakes/kraken-ws.js';
 import { sseClient, waitFor, wsClient } from '../../../test/fakes/stream-clients.js';
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
-import { createMarketFeature } from './index.js';
+import { marketOnly } from '../../../test/support/services.js';
 
 let kraken: FakeKraken;
 let t: TestApp;
@@ -25,20 +25,14 @@ beforeAll(async () => {
   kraken = await FakeKraken.start({ heartbeatMs: 100 });
   t = await startTestApp({
     env: { SPOT_FEED_ENABLED: 'true', SPOT_FEED_URL: kraken.url },
-    features: {
-      btc: [
-        rates.feature(),
-        createMarketFeature({
-          watchdogMs: 500,
-          initialBackoffMs: 20,
-          maxBackoffMs: 100,
-          maxConnectsPerWindow: 30,
-          storeIntervalMs: 10,
-          minIntervalMs: 10,
-        }),
-      ],
-      power: [],
-    },
+    services: marketOnly(rates, {
+      watchdogMs: 500,
+      initialBackoffMs: 20,
+      maxBackoffMs: 100,
+      maxConnectsPerWindow: 30,
+      storeIntervalMs: 10,
+      minIntervalMs: 10,
+    }),
   });
   base = (await t.app.listen({ port: 0, host: '127.0.0.1' })).replace('http', 'ws');
 });

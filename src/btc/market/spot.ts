@@ -1,9 +1,9 @@
 import { Big } from 'big.js';
 import type { AppContext } from '../../context.js';
 import { KrakenTickerClient, type KrakenTick } from '../../providers/kraken-ws.js';
-import type { DailyRates, RatesService } from '../rates/contract.js';
+import type { DailyRates, RatesService } from '../rates/service.js';
 import * as repo from './repository.js';
-import type { PriceRow } from './repository.js';
+import type { SpotPriceRow } from './repository.js';
 import type { PriceMessage } from './schemas.js';
 
 export const PRICE_CHANNEL = 'btc_price';
@@ -26,7 +26,7 @@ interface Side {
   at: Date;
 }
 
-export function priceMessage(row: Omit<PriceRow, 'id'>): PriceMessage {
+export function priceMessage(row: Omit<SpotPriceRow, 'id'>): PriceMessage {
   return {
     at: row.at.toISOString(),
     btc_usd: Number(row.btc_usd),
@@ -45,7 +45,7 @@ export function priceMessage(row: Omit<PriceRow, 'id'>): PriceMessage {
 }
 
 /** BTC/DKK = BTC/EUR × EUR/DKK, exact; null while no rate is known (never a made-up number). */
-export function composePrice(usd: Side, eur: Side, rates: DailyRates | null): Omit<PriceRow, 'id'> {
+export function composePrice(usd: Side, eur: Side, rates: DailyRates | null): Omit<SpotPriceRow, 'id'> {
   return {
     at: usd.at > eur.at ? usd.at : eur.at,
     btc_usd: usd.price,
@@ -69,14 +69,14 @@ export class SpotFeed {
   private timer: NodeJS.Timeout | null = null;
   private storing: Promise<void> | null = null;
   private dirty = false;
-  private lastStoreAt = 0;
+  private lastStoreAt = -Infinity;
   private inserts = 0;
 
   constructor(
     private readonly ctx: AppContext,
-    private readonly rates: RatesService | null,
+    private readonly rates: RatesService,
     private readonly opts: SpotOptions,
-    private readonly onComposed: (row: Omit<PriceRow, 'id'>) => void,
+    private readonly onComposed: (row: Omit<SpotPriceRow, 'id'>) => void,
     private readonly onStored: (id: number) => void,
   ) {}
 
@@ -126,7 +126,7 @@ export class SpotFeed {
 
   private schedule(): void {
     if (this.timer) return;
-    const wait = this.lastStoreAt + this.opts.storeIntervalMs - Date.now();
+    const wait = this.lastStoreAt + this.opts.storeIntervalMs - this.ctx.clock.monotonicMs();
     this.timer = setTimeout(() => this.store(), Math.max(0, wait));
   }
 
@@ -137,8 +137,8 @@ export class SpotFeed {
       this.dirty = true;
       return;
     }
-    this.lastStoreAt = Date.now();
-    const row = composePrice(this.usd, this.eur, this.rates?.latest() ?? null);
+    this.lastStoreAt = this.ctx.clock.monotonicMs();
+    const row = composePrice(this.usd, this.eur, this.rates.latest());
     this.onComposed(row);
     this.storing = this.persist(row).finally(() => {
       this.storing = null;
@@ -149,7 +149,7 @@ export class SpotFeed {
     });
   }
 
-  private async persist(row: Omit<PriceRow, 'id'>): Promise<void> {
+  private async persist(row: Omit<SpotPriceRow, 'id'>): Promise<void> {
     const { db } = this.ctx.database;
     try {
       const id = await repo.insertPrice(db, row);

@@ -1,3 +1,4 @@
+import { systemClock } from '../../shared/clock.js';
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -21,7 +22,7 @@ afterEach(() => {
 
 describe('Broadcast', () => {
   it('coalesces a burst into at most one message per interval, the newest winning', async () => {
-    const hub = new Broadcast({ minIntervalMs: 200, maxBufferedBytes: 1 << 20 });
+    const hub = new Broadcast({ minIntervalMs: 200, maxBufferedBytes: 1 << 20 }, systemClock);
     const { url, server } = await serve(hub);
     cleanups.push(() => {
       hub.close();
@@ -36,7 +37,7 @@ describe('Broadcast', () => {
   });
 
   it('sends the latest message to a client on connect', async () => {
-    const hub = new Broadcast({ minIntervalMs: 0, maxBufferedBytes: 1 << 20 });
+    const hub = new Broadcast({ minIntervalMs: 0, maxBufferedBytes: 1 << 20 }, systemClock);
     const { url, server } = await serve(hub);
     cleanups.push(() => {
       hub.close();
@@ -51,7 +52,7 @@ describe('Broadcast', () => {
   });
 
   it('drops a client that stops reading, while the others get every message', async () => {
-    const hub = new Broadcast({ minIntervalMs: 0, maxBufferedBytes: 256 * 1024 });
+    const hub = new Broadcast({ minIntervalMs: 0, maxBufferedBytes: 256 * 1024 }, systemClock);
     const { url, server } = await serve(hub);
     cleanups.push(() => {
       hub.close();
@@ -80,7 +81,7 @@ describe('Broadcast', () => {
   });
 
   it('drops an SSE client that stops reading, while a reading one gets every event', async () => {
-    const hub = new Broadcast({ minIntervalMs: 0, maxBufferedBytes: 256 * 1024 });
+    const hub = new Broadcast({ minIntervalMs: 0, maxBufferedBytes: 256 * 1024 }, systemClock);
     const { url, server } = await serve(hub);
     cleanups.push(() => {
       hub.close();

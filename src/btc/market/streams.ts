@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import WebSocket from 'ws';
+import type { Clock } from '../../shared/clock.js';
 
 export interface BroadcastOptions {
   /** Updates closer together than this are coalesced into the newest one. */
@@ -24,11 +25,14 @@ export class Broadcast {
   private latestFrame: Frame | null = null;
   private pending: unknown = undefined;
   private timer: NodeJS.Timeout | null = null;
-  private lastFlushAt = 0;
+  private lastFlushAt = -Infinity;
   private readonly sockets = new Set<WebSocket>();
   private readonly sse = new Set<ServerResponse>();
 
-  constructor(private readonly opts: BroadcastOptions) {}
+  constructor(
+    private readonly opts: BroadcastOptions,
+    private readonly clock: Clock,
+  ) {}
 
   get clientCount(): number {
     return this.sockets.size + this.sse.size;
@@ -37,7 +41,7 @@ export class Broadcast {
   publish(message: unknown): void {
     this.pending = message;
     if (this.timer) return;
-    const wait = this.lastFlushAt + this.opts.minIntervalMs - Date.now();
+    const wait = this.lastFlushAt + this.opts.minIntervalMs - this.clock.monotonicMs();
     if (wait <= 0) this.flush();
     else this.timer = setTimeout(() => this.flush(), wait);
   }
@@ -78,7 +82,7 @@ export class Broadcast {
 
   private flush(): void {
     this.timer = null;
-    this.lastFlushAt = Date.now();
+    this.lastFlushAt = this.clock.monotonicMs();
     const text = JSON.stringify(this.pending);
     const frame = { ws: Buffer.from(text), sse: Buffer.from(`data: ${text}\n\n`) };
     this.latestFrame = frame;

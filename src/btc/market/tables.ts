@@ -16,28 +16,34 @@ export interface StrikeRateJson {
   targetCurrency: string;
 }
 
+export interface SpotPricesTable {
+  id: Generated<number>;
+  at: Date;
+  btc_usd: Numeric;
+  btc_eur: Numeric;
+  btc_dkk: ColumnType<string | null, string | null, string | null>;
+  rates: ColumnType<RatesJson | null, string | null, string | null>;
+}
+
+export interface QuotesTable {
+  id: Generated<number>;
+  at: Date;
+  total_eur: Numeric;
+  fee_eur: Numeric;
+  pre_fee_eur: Numeric;
+  quote_sats: number;
+  rates: Json<StrikeRateJson[]>;
+}
+
+export interface QuoteFeesTable {
+  date: string;
+  total_eur: Numeric;
+  fee_eur: Numeric;
+  learned_at: Date;
+}
+
 export interface MarketTables {
-  'btc.spot_prices': {
-    id: Generated<number>;
-    at: Date;
-    btc_usd: Numeric;
-    btc_eur: Numeric;
-    btc_dkk: ColumnType<string | null, string | null, string | null>;
-    rates: ColumnType<RatesJson | null, string | null, string | null>;
-  };
-  'btc.quotes': {
-    id: Generated<number>;
-    at: Date;
-    total_eur: Numeric;
-    fee_eur: Numeric;
-    pre_fee_eur: Numeric;
-    quote_sats: number;
-    rates: Json<StrikeRateJson[]>;
-  };
-  'btc.quote_fees': {
-    date: string;
-    total_eur: Numeric;
-    fee_eur: Numeric;
-    learned_at: Date;
-  };
+  'btc.spot_prices': SpotPricesTable;
+  'btc.quotes': QuotesTable;
+  'btc.quote_fees': QuoteFeesTable;
 }

@@ -4,11 +4,11 @@ import type { FakeHttpServer } from '../../../test/fakes/http.js';
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
 import { freshDatabase, type TestDatabase } from '../../../test/support/db.js';
 import { crossRate } from '../../providers/frankfurter.js';
-import { provideLeadership } from '../leadership.js';
-import { ratesOf, type DailyRates } from './contract.js';
-import { createRatesFeature } from './index.js';
+import { btcOnly } from '../../../test/support/services.js';
+import { ALWAYS_LEADER, type Leadership } from '../leadership.js';
+import { createRatesFeature, createRatesService, type RatesFeature } from './index.js';
 import * as repo from './repository.js';
-import type { Rates } from './service.js';
+import type { DailyRates, Rates } from './service.js';
 
 const fakeOpts = { latest: '2026-07-03', holidays: [] as string[] };
 let fake: FakeHttpServer;
@@ -40,13 +40,30 @@ function generated(date: string, rates_date = date): DailyRates {
   return record(date, rates_date, g.EUR, g.DKK);
 }
 
-async function app(now: string, env: Record<string, string> = {}, interval = 10): Promise<TestApp> {
-  return startTestApp({
+interface RatesApp extends TestApp {
+  rates: Rates;
+  feature: RatesFeature;
+}
+
+async function app(
+  now: string,
+  env: Record<string, string> = {},
+  interval = 10,
+  leadership: Leadership = ALWAYS_LEADER,
+): Promise<RatesApp> {
+  let parts: Pick<RatesApp, 'rates' | 'feature'> | null = null;
+  const t = await startTestApp({
     db,
     now,
     env: { RATES_FEED_URL: fake.url, PROVIDER_TIMEOUT_MS: '500', ...env },
-    features: { btc: [createRatesFeature({ startAttempts: 5, startIntervalMs: interval })], power: [] },
+    services: btcOnly((ctx) => {
+      const rates = createRatesService(ctx);
+      const feature = createRatesFeature(ctx, { rates, leadership }, { startIntervalMs: interval });
+      parts = { rates, feature };
+      return [feature];
+    }),
   });
+  return Object.assign(t, parts!);
 }
 
 async function clear() {
@@ -54,7 +71,7 @@ async function clear() {
 }
 
 describe('GET /api/currencies/:date', () => {
-  let t: TestApp;
+  let t: RatesApp;
   beforeAll(async () => {
     await clear();
     // 2026-07-03 22:30Z is already 2026-07-04 in Denmark.
@@ -142,14 +159,14 @@ describe('GET /api/currencies/:date', () => {
   });
 
   it('refuses a future or malformed date in forDate too, asking nobody', async () => {
-    const rates = ratesOf(t.ctx);
+    const rates = t.rates;
     await expect(rates.forDate('2026-07-05')).rejects.toMatchObject({ status: 400, detail: /^date: / });
     await expect(rates.forDate('2026-7-5')).rejects.toMatchObject({ status: 400, detail: /^date: / });
     expect(fake.requests).toHaveLength(0);
   });
 
   it('makes one provider call for concurrent misses of one date', async () => {
-    const rates = ratesOf(t.ctx);
+    const rates = t.rates;
     const all = await Promise.all(Array.from({ length: 8 }, () => rates.forDate('2026-06-16')));
     expect(new Set(all.map((r) => JSON.stringify(r))).size).toBe(1);
     expect(fake.countOf('GET', '/v1/2026-06-16')).toBe(1);
@@ -170,11 +187,11 @@ describe('start and refresh', () => {
     const t = await app('2026-07-03T10:00:00Z', { RATES_FEED_ENABLED: 'true' });
     try {
       await t.startFeeds();
-      expect(ratesOf(t.ctx).latest()).toEqual(record('2026-07-01'));
+      expect(t.rates.latest()).toEqual(record('2026-07-01'));
       await vi.waitFor(() => expect(fake.countOf('GET', '/v1/latest')).toBe(5), { timeout: 5000 });
       await new Promise((r) => setTimeout(r, 100));
       expect(fake.countOf('GET', '/v1/latest')).toBe(5);
-      expect(ratesOf(t.ctx).latest()).toEqual(record('2026-07-01'));
+      expect(t.rates.latest()).toEqual(record('2026-07-01'));
       expect(t.ctx.health.feed('rates').ok).toBe(false);
       const res = await t.call('GET', '/api/currencies/2026-07-03');
       expect(res.json()).toMatchObject({ date: '2026-07-03', rates_date: '2026-07-01', usd_eur: 0.9 });
@@ -189,7 +206,7 @@ describe('start and refresh', () => {
     const t = await app('2026-07-04T10:00:00Z', { RATES_FEED_ENABLED: 'true' });
     try {
       const seen: DailyRates[] = [];
-      ratesOf(t.ctx).onChange((r) => seen.push(r));
+      t.rates.onChange((r) => seen.push(r));
       await t.startFeeds();
       await vi.waitFor(() => expect(seen).toHaveLength(1), { timeout: 5000 });
       // Saturday 2026-07-04: the latest publication is Friday's.
@@ -208,7 +225,7 @@ describe('start and refresh', () => {
     const t = await app('2026-07-03T10:00:00Z', { RATES_FEED_ENABLED: 'false' });
     try {
       await t.startFeeds();
-      expect(ratesOf(t.ctx).latest()).toEqual(record('2026-07-01'));
+      expect(t.rates.latest()).toEqual(record('2026-07-01'));
       await new Promise((r) => setTimeout(r, 100));
       expect(fake.requests).toHaveLength(0);
       expect(t.ctx.health.feed('rates').enabled).toBe(false);
@@ -221,7 +238,7 @@ describe('start and refresh', () => {
     await clear();
     const t = await app('2026-07-06T09:00:00Z');
     try {
-      const rates = ratesOf(t.ctx) as Rates;
+      const rates = t.rates;
       fakeOpts.latest = '2026-07-03';
       expect((await rates.refresh())?.rates_date).toBe('2026-07-03');
       fakeOpts.latest = '2026-07-06';
@@ -263,14 +280,13 @@ describe('start and refresh', () => {
 
   it('does not ask the provider on the hourly tick while another process leads', async () => {
     await clear();
-    const t = await app('2026-07-03T10:00:00Z', { RATES_FEED_ENABLED: 'true' }, 10);
+    const follower: Leadership = { isLeader: () => false, watch: () => () => {} };
+    const t = await app('2026-07-03T10:00:00Z', { RATES_FEED_ENABLED: 'true' }, 10, follower);
     try {
-      provideLeadership(t.ctx, { isLeader: () => false, watch: () => () => {} });
       // Another process stored today's rates; the tick re-reads them instead of polling.
       await repo.upsert(db.database.db, record('2026-07-03'));
-      const feature = t.features.find((f) => f.name === 'rates')!;
-      await (feature as unknown as { tick(): Promise<void> }).tick();
-      expect(ratesOf(t.ctx).latest()).toEqual(record('2026-07-03'));
+      await t.feature.tick();
+      expect(t.rates.latest()).toEqual(record('2026-07-03'));
       expect(fake.requests).toHaveLength(0);
     } finally {
       await t.close();

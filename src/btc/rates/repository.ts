@@ -1,8 +1,6 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { DB } from '../../db/schema.js';
-import type { DailyRates } from './contract.js';
-
-type Db = Kysely<DB> | Transaction<DB>;
+import { sql } from 'kysely';
+import type { Db } from '../../db/schema.js';
+import type { DailyRates } from './service.js';
 
 // Dates as text: the embedded database's driver would otherwise turn them into Date objects.
 const COLUMNS = [

@@ -1,6 +1,6 @@
 import type { App } from '../../context.js';
 import { problems } from '../../http/problem.js';
-import type { DailyRates } from './contract.js';
+import type { DailyRates } from './service.js';
 import { CurrencyParams, CurrencyRates } from './schemas.js';
 import type { Rates } from './service.js';
 

@@ -1,19 +1,45 @@
-import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import type { DB } from '../../db/schema.js';
+import type { Db } from '../../db/schema.js';
 import { badRequest } from '../../http/problem.js';
 import type { FrankfurterClient } from '../../providers/frankfurter.js';
 import { ProviderError } from '../../providers/http.js';
 import type { Clock } from '../../shared/clock.js';
 import { danishDate, isCalendarDate } from '../../shared/danish-time.js';
-import type { DailyRates, RatesService } from './contract.js';
 import * as repo from './repository.js';
+
+/** One day's ECB reference rates, USD-based, with the EUR/DKK cross; decimal strings, exact. */
+export interface DailyRates {
+  /** The day asked for. */
+  date: string;
+  /** The publication day the rates came from: the previous business day on weekends and holidays. */
+  rates_date: string;
+  usd_eur: string;
+  usd_dkk: string;
+  eur_dkk: string;
+}
+
+/**
+ * What the rates feature offers the rest of the btc service (the ledger converts deposits
+ * with it; the market feed derives BTC/DKK from it).
+ */
+export interface RatesService {
+  /** The latest rates in memory, seeded from the database at start; null when none were ever stored. */
+  latest(): DailyRates | null;
+  /**
+   * The stored rates of a past or current date, fetched and stored first when missing.
+   * Throws a ProviderError when it must fetch and the provider is down. Call it before opening
+   * a transaction, never inside one: it may wait on the network.
+   */
+  forDate(date: string, signal?: AbortSignal): Promise<DailyRates>;
+  /** Called whenever latest() changes; returns the unsubscribe function. */
+  onChange(listener: (rates: DailyRates) => void): () => void;
+}
 
 /** The first day of ECB reference rates; Frankfurter has nothing before it. */
 export const FIRST_RATES_DATE = '1999-01-04';
 
 export interface RatesDeps {
-  db: Kysely<DB>;
+  db: Db;
   client: FrankfurterClient;
   clock: Clock;
   log: Logger;

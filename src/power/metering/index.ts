@@ -1,7 +1,7 @@
-import type { AppContext, FeatureFactory } from '../../context.js';
+import type { AppContext, Feature } from '../../context.js';
 import { EloverblikClient, refreshTokenSource, type Sleep } from '../../providers/eloverblik.js';
 import { meteringRoutes } from './routes.js';
-import { meteringService } from './service.js';
+import { meteringService, type MeteringService } from './service.js';
 
 export interface MeteringOptions {
   /** Tests inject a sleep so the provider's one-minute waits take no time. */
@@ -9,8 +9,9 @@ export interface MeteringOptions {
   retries?: number;
 }
 
-export function eloverblikClient(ctx: AppContext, opts: MeteringOptions = {}): EloverblikClient {
-  return new EloverblikClient({
+/** The metering sync against Eloverblik, for the route and for `sync-month`. */
+export function createMeteringService(ctx: AppContext, opts: MeteringOptions = {}): MeteringService {
+  const client = new EloverblikClient({
     baseUrl: ctx.config.urls.metering,
     timeoutMs: ctx.config.providerTimeoutMs,
     refreshToken: refreshTokenSource(ctx.config),
@@ -18,20 +19,11 @@ export function eloverblikClient(ctx: AppContext, opts: MeteringOptions = {}): E
     sleep: opts.sleep,
     retries: opts.retries,
   });
+  return meteringService({ db: ctx.database.db, client, clock: ctx.clock, shutdown: ctx.shutdown });
 }
 
-export function meteringServiceFor(ctx: AppContext, opts: MeteringOptions = {}) {
-  return meteringService({
-    db: ctx.database.db,
-    client: eloverblikClient(ctx, opts),
-    clock: ctx.clock,
-    shutdown: ctx.shutdown,
-  });
-}
-
-export function meteringFeature(opts: MeteringOptions = {}): FeatureFactory {
-  return (ctx) => {
-    const service = meteringServiceFor(ctx, opts);
-    return { name: 'metering', routes: (app) => meteringRoutes(app, service) };
-  };
+/** Metering points, production and consumption: POST /metering/sync and the private reads. */
+export function createMeteringFeature(ctx: AppContext, opts: MeteringOptions = {}): Feature {
+  const service = createMeteringService(ctx, opts);
+  return { name: 'metering', routes: (app) => meteringRoutes(app, service) };
 }

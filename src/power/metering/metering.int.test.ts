@@ -1,9 +1,10 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeEloverblik, HOUSEHOLD, quantityOf } from '../../../test/fakes/eloverblik.js';
+import { powerOnly } from '../../../test/support/services.js';
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
 import { danishDayBounds } from '../../shared/danish-time.js';
-import { meteringFeature } from './index.js';
+import { createMeteringFeature } from './index.js';
 
 const API_TOKEN = 'metering-test-token-0123';
 const auth = { authorization: `Bearer ${API_TOKEN}` };
@@ -29,7 +30,7 @@ beforeAll(async () => {
   t = await startTestApp({
     now: '2026-07-03T10:00:00Z',
     env: { METERING_FEED_URL: fake.url, METERING_TOKEN: fake.refreshToken, API_TOKEN },
-    features: { btc: [], power: [meteringFeature({ sleep: async (ms) => void waits.push(ms) })] },
+    services: powerOnly((ctx) => [createMeteringFeature(ctx, { sleep: async (ms) => void waits.push(ms) })]),
   });
 });
 afterAll(async () => {
@@ -208,7 +209,7 @@ describe('POST /metering/sync', () => {
       db: t.db,
       now: '2026-07-03T10:00:00Z',
       env: { METERING_FEED_URL: fake.url },
-      features: { btc: [], power: [meteringFeature()] },
+      services: powerOnly((ctx) => [createMeteringFeature(ctx)]),
     });
     try {
       const res = await bare.call('POST', '/metering/sync?date=2026-06-13');

@@ -1,5 +1,5 @@
-import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
-import type { DB } from '../../db/schema.js';
+import { sql, type Insertable } from 'kysely';
+import type { Db } from '../../db/schema.js';
 import type {
   ChargePricesTable,
   ChargesTable,
@@ -7,8 +7,6 @@ import type {
   MeterReadingsTable,
   MeteringPointsTable,
 } from './tables.js';
-
-type Db = Kysely<DB> | Transaction<DB>;
 export type EnergyTable = 'power.production' | 'power.consumption';
 
 /** Serializes syncs of one date across processes until the transaction ends. */

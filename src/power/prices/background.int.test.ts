@@ -2,7 +2,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeEnergiDataService } from '../../../test/fakes/energidataservice.js';
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
-import { backfillPrices, makePriceService } from './index.js';
+import { backfillPricesCommand as backfillPrices } from './command.js';
+import { createPriceService } from './index.js';
 import { insertPrices } from './repository.js';
 import { PriceScheduler } from './scheduler.js';
 
@@ -99,7 +100,7 @@ describe('prices table', () => {
 describe('scheduler', () => {
   it('ensures today at start, fetches tomorrow from 13:00 Danish time, and retries until it is complete', async () => {
     const health = app.ctx.health.feed('prices');
-    const scheduler = new PriceScheduler(app.ctx, makePriceService(app.ctx), health);
+    const scheduler = new PriceScheduler(app.ctx, createPriceService(app.ctx), health);
     app.clock.set('2026-08-10T10:00:00Z'); // 12:00 in Denmark
     await scheduler.tick();
     expect(fake.priceRequests().map((r) => r.query.get('start'))).toEqual(['2026-08-10']);
@@ -130,7 +131,7 @@ describe('scheduler', () => {
 
   it('a provider failure in a round never throws and shows in the health detail', async () => {
     const health = app.ctx.health.feed('prices');
-    const scheduler = new PriceScheduler(app.ctx, makePriceService(app.ctx), health);
+    const scheduler = new PriceScheduler(app.ctx, createPriceService(app.ctx), health);
     fake.server.failAlways({ kind: 'status', status: 404, json: { message: 'gone' } });
     app.clock.set('2026-09-01T10:00:00Z');
     await expect(scheduler.tick()).resolves.toBeUndefined();

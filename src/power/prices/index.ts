@@ -1,12 +1,12 @@
-import type { AppContext, FeatureFactory } from '../../context.js';
-import { backfillCommand } from './command.js';
+import type { AppContext, Feature } from '../../context.js';
 import { EnergiDataService } from '../../providers/energidataservice.js';
 import { loadHomePage } from './page.js';
 import { priceRoutes } from './routes.js';
 import { PriceScheduler } from './scheduler.js';
 import { PriceService } from './service.js';
 
-export function makePriceService(ctx: AppContext): PriceService {
+/** Day-ahead prices with tariffs from Energi Data Service, for the feature and for `backfill-prices`. */
+export function createPriceService(ctx: AppContext): PriceService {
   const provider = new EnergiDataService({
     baseUrl: ctx.config.urls.price,
     timeoutMs: ctx.config.providerTimeoutMs,
@@ -15,11 +15,10 @@ export function makePriceService(ctx: AppContext): PriceService {
   return new PriceService(ctx, provider);
 }
 
-export const backfillPrices = backfillCommand(makePriceService);
-
-export const pricesFeature: FeatureFactory = (ctx) => {
+/** /api/elprice, /api/prices, the home page, and the scheduler that keeps today and tomorrow stored. */
+export function createPricesFeature(ctx: AppContext): Feature {
   const health = ctx.health.feed('prices', ctx.config.feeds.price);
-  const service = makePriceService(ctx);
+  const service = createPriceService(ctx);
   const scheduler = new PriceScheduler(ctx, service, health);
   return {
     name: 'prices',
@@ -30,4 +29,4 @@ export const pricesFeature: FeatureFactory = (ctx) => {
     },
     stop: () => scheduler.stop(),
   };
-};
+}

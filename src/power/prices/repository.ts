@@ -1,11 +1,10 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { DB } from '../../db/schema.js';
+import { sql, type Selectable } from 'kysely';
+import type { Db } from '../../db/schema.js';
 import type { SpotPrice, TariffRecord } from '../../providers/energidataservice.js';
-
-type Handle = Kysely<DB> | Transaction<DB>;
+import type { ElpricesTable, PricesTable } from './tables.js';
 
 /** An existing (time_dk, price_area) pair is left untouched. Returns the rows inserted. */
-export async function insertPrices(db: Handle, rows: SpotPrice[]): Promise<number> {
+export async function insertPrices(db: Db, rows: SpotPrice[]): Promise<number> {
   if (rows.length === 0) return 0;
   const result = await db
     .insertInto('power.prices')
@@ -28,7 +27,7 @@ export async function insertPrices(db: Handle, rows: SpotPrice[]): Promise<numbe
  * quarters or one hourly row): the exact numeric mean, plus the grid company's tariff of that
  * wall-clock hour, valid at that hour. Existing hourly rows are left untouched.
  */
-export async function deriveElprices(db: Handle, start: Date, end: Date, gln: string): Promise<number> {
+export async function deriveElprices(db: Db, start: Date, end: Date, gln: string): Promise<number> {
   const result = await sql`
     insert into power.elprices (time_dk, price_area, price_dkk, tariff_dkk, total_dkk)
     select h.hour, h.price_area, h.price_dkk, t.tariff_dkk, h.price_dkk + t.tariff_dkk
@@ -56,15 +55,9 @@ function tariffAt(instant: ReturnType<typeof sql>, gln: string) {
      limit 1`;
 }
 
-export interface ElpriceRow {
-  time_dk: Date;
-  price_area: string;
-  price_dkk: string;
-  tariff_dkk: string | null;
-  total_dkk: string | null;
-}
+export type ElpriceRow = Selectable<ElpricesTable>;
 
-export async function elpricesBetween(db: Handle, start: Date, end: Date): Promise<ElpriceRow[]> {
+export async function elpricesBetween(db: Db, start: Date, end: Date): Promise<ElpriceRow[]> {
   return db
     .selectFrom('power.elprices')
     .select(['time_dk', 'price_area', 'price_dkk', 'tariff_dkk', 'total_dkk'])
@@ -75,20 +68,14 @@ export async function elpricesBetween(db: Handle, start: Date, end: Date): Promi
     .execute();
 }
 
-export interface PriceRow {
-  time_dk: Date;
-  price_area: string;
-  resolution_minutes: number;
-  price_dkk: string;
-  price_eur: string | null;
-}
+export type DayAheadPriceRow = Omit<Selectable<PricesTable>, 'fetched_at'>;
 
 export async function pricesBetween(
-  db: Handle,
+  db: Db,
   start: Date,
   end: Date,
   area: string | undefined,
-): Promise<PriceRow[]> {
+): Promise<DayAheadPriceRow[]> {
   let q = db
     .selectFrom('power.prices')
     .select(['time_dk', 'price_area', 'resolution_minutes', 'price_dkk', 'price_eur'])
@@ -99,7 +86,7 @@ export async function pricesBetween(
 }
 
 /** Before a refresh writes the grid company's periods anew. */
-export async function deleteTariffPeriods(db: Handle, gln: string, source: string): Promise<void> {
+export async function deleteTariffPeriods(db: Db, gln: string, source: string): Promise<void> {
   await db
     .deleteFrom('power.tariff_periods')
     .where('grid_company_gln', '=', gln)
@@ -108,7 +95,7 @@ export async function deleteTariffPeriods(db: Handle, gln: string, source: strin
 }
 
 /** A refreshed period replaces the stored one that starts at the same time. */
-export async function upsertTariffPeriod(db: Handle, p: TariffRecord & { source: string }): Promise<void> {
+export async function upsertTariffPeriod(db: Db, p: TariffRecord & { source: string }): Promise<void> {
   await sql`
     insert into power.tariff_periods (grid_company_gln, charge_type_code, valid_from, valid_to, ore_per_kwh, source)
     values (${p.gln}, ${p.chargeTypeCode}, ${p.validFrom}::timestamp, ${p.validTo}::timestamp,
@@ -119,7 +106,7 @@ export async function upsertTariffPeriod(db: Handle, p: TariffRecord & { source:
 }
 
 /** Hourly rows written while no tariff period covered them get one now; others keep theirs. */
-export async function fillMissingTariffs(db: Handle, gln: string): Promise<number> {
+export async function fillMissingTariffs(db: Db, gln: string): Promise<number> {
   const result = await sql`
     update power.elprices e
        set tariff_dkk = t.tariff_dkk, total_dkk = e.price_dkk + t.tariff_dkk

@@ -4,14 +4,14 @@ import { Type } from 'typebox';
 import type { App } from '../../context.js';
 import { problems } from '../../http/problem.js';
 import { ElpriceDay, ElpriceQuery, PricesDay, PricesQuery } from './schemas.js';
-import type { Answer, PriceService } from './service.js';
+import type { PriceService, SerializedDay } from './service.js';
 
 /**
  * Sends the answer's serialized body: Fastify passes a string through untouched, so a
  * complete day costs no serialization after its first read. A complete day never changes;
  * an incomplete one must be asked again.
  */
-function sendAnswer<T>(reply: FastifyReply, answer: Answer<T>): T {
+function sendDay(reply: FastifyReply, answer: SerializedDay): never {
   void reply
     .header('cache-control', answer.complete ? 'public, max-age=3600' : 'no-store')
     .type('application/json')
@@ -31,7 +31,7 @@ export function priceRoutes(app: App, service: PriceService, homePage: HomePage)
       },
     },
     async (request, reply) => {
-      return sendAnswer(reply, await service.elprice(request.query.date));
+      return sendDay(reply, await service.elprice(request.query.date));
     },
   );
 
@@ -46,7 +46,7 @@ export function priceRoutes(app: App, service: PriceService, homePage: HomePage)
       },
     },
     async (request, reply) => {
-      return sendAnswer(reply, await service.prices(request.query.date, request.query.area));
+      return sendDay(reply, await service.prices(request.query.date, request.query.area));
     },
   );
 

@@ -1,7 +1,6 @@
-import Big from 'big.js';
 import type { AppContext } from '../../context.js';
 import { badRequest } from '../../http/problem.js';
-import type { EnergiDataService, TariffRecord } from '../../providers/energidataservice.js';
+import type { EnergiDataService } from '../../providers/energidataservice.js';
 import { ProviderError } from '../../providers/http.js';
 import {
   addDays,
@@ -13,26 +12,13 @@ import {
 } from '../../shared/danish-time.js';
 import * as repo from './repository.js';
 import type { ElpriceDay, PricesDay } from './schemas.js';
-
-/** Charge codes of the C-customer (household) tariff of known grid companies; `R` codes are discounts, added. */
-export const TARIFF_CODES: Record<string, string[]> = {
-  '5790000705689': ['DT_C_01', 'DC_C_01'],
-  '5790000705184': ['30TR_C_ET'],
-  '5790001089030': ['CD', 'CD R'],
-  '5790000681327': ['RAH-C'],
-  '5790000392261': ['C'],
-  '5790000706686': ['46'],
-  '5790000610099': ['TCL<100_02'],
-  '5790000704842': ['C_FBTNTR_B', 'C_FBTNTR_B_R'],
-};
+import { refreshTariffs } from './tariffs.js';
 
 /** An unpublished or failing day is not asked for again sooner than this (the provider blocks at 40 req/10 s). */
 const RETRY_AFTER_MS = 60_000;
 
-/** An answer ready to send: `json` is the serialized body, cached only when the day is complete. */
-export interface Answer<T> {
-  body: T;
-  /** The serialized body as bytes, so that sending it costs no encoding. */
+/** A day's answer serialized once, so that sending it costs no encoding; cached only when complete. */
+export interface SerializedDay {
   json: Buffer;
   complete: boolean;
 }
@@ -51,8 +37,8 @@ interface Attempt {
 }
 
 export class PriceService {
-  private readonly elpriceCache = new Map<string, Answer<ElpriceDay>>();
-  private readonly pricesCache = new Map<string, Answer<PricesDay>>();
+  private readonly elpriceCache = new Map<string, SerializedDay>();
+  private readonly pricesCache = new Map<string, SerializedDay>();
   private readonly inflight = new Map<string, Promise<void>>();
   private readonly attempts = new Map<string, Attempt>();
 
@@ -65,7 +51,7 @@ export class PriceService {
     return danishDate(this.ctx.clock.now());
   }
 
-  async elprice(date: string | undefined): Promise<Answer<ElpriceDay>> {
+  async elprice(date: string | undefined): Promise<SerializedDay> {
     // Only a valid date was ever cached, so a hit needs no further checking.
     const cached = date === undefined ? undefined : this.elpriceCache.get(date);
     if (cached) return cached;
@@ -77,7 +63,7 @@ export class PriceService {
     return answer;
   }
 
-  async prices(date: string | undefined, area: string | undefined): Promise<Answer<PricesDay>> {
+  async prices(date: string | undefined, area: string | undefined): Promise<SerializedDay> {
     const cached = date === undefined ? undefined : this.pricesCache.get(`${date}|${area ?? ''}`);
     if (cached) return cached;
     const day = this.checkDate(date);
@@ -112,25 +98,17 @@ export class PriceService {
     });
   }
 
-  /** Loads the configured grid company's tariff periods from DatahubPricelist. */
+  /** Loads the configured grid company's tariff periods; cached days that gained a tariff are dropped. */
   async refreshTariffs(): Promise<number> {
-    const gln = this.ctx.config.gridCompanyGln;
-    const codes = TARIFF_CODES[gln];
-    if (!codes) {
-      this.ctx.log.warn({ gln }, 'no known tariff codes for this grid company; tariffs not refreshed');
-      return 0;
+    const { periods, filled } = await refreshTariffs(
+      { db: this.ctx.database.db, provider: this.provider, log: this.ctx.log, signal: this.ctx.shutdown },
+      this.ctx.config.gridCompanyGln,
+    );
+    if (filled > 0) {
+      this.elpriceCache.clear();
+      this.pricesCache.clear();
     }
-    const periods = combineTariffs(await this.provider.tariffs(gln, codes, this.ctx.shutdown), codes);
-    if (periods.length === 0) return 0;
-    await this.ctx.database.db.transaction().execute(async (trx) => {
-      await repo.deleteTariffPeriods(trx, gln, 'DatahubPricelist');
-      for (const p of periods) await repo.upsertTariffPeriod(trx, { ...p, source: 'DatahubPricelist' });
-      if ((await repo.fillMissingTariffs(trx, gln)) > 0) {
-        this.elpriceCache.clear();
-        this.pricesCache.clear();
-      }
-    });
-    return periods.length;
+    return periods;
   }
 
   private checkDate(date: string | undefined): string {
@@ -147,7 +125,7 @@ export class PriceService {
   private async readThrough<T extends { complete: boolean; items: unknown[] }>(
     day: string,
     read: () => Promise<T>,
-  ): Promise<Answer<T>> {
+  ): Promise<SerializedDay> {
     let body = await read();
     if (!body.complete && day <= addDays(this.today(), 1)) {
       const last = this.attempts.get(day);
@@ -164,7 +142,7 @@ export class PriceService {
       }
       if (error && body.items.length === 0) throw error;
     }
-    return { body, json: Buffer.from(JSON.stringify(body)), complete: body.complete };
+    return { json: Buffer.from(JSON.stringify(body)), complete: body.complete };
   }
 
   private fetchOnce(day: string): Promise<void> {
@@ -225,39 +203,4 @@ export class PriceService {
       })),
     };
   }
-}
-
-/**
- * Cuts the records into consecutive periods at every ValidFrom and ValidTo: each period takes
- * the base tariff valid through it (codes are listed newest first) plus every discount code
- * (suffix R) valid through it, which DSOs publish with their own dates. Prices become øre/kWh.
- */
-export function combineTariffs(records: TariffRecord[], codes: string[]): TariffRecord[] {
-  const isDiscount = (code: string) => /[ _]R$/.test(code);
-  const rank = (r: TariffRecord) => codes.indexOf(r.chargeTypeCode);
-  const base = records.filter((r) => !isDiscount(r.chargeTypeCode)).sort((a, b) => rank(a) - rank(b));
-  const discounts = records.filter((r) => isDiscount(r.chargeTypeCode));
-  const points = [
-    ...new Set(records.flatMap((r) => (r.validTo ? [r.validFrom, r.validTo] : [r.validFrom]))),
-  ].sort();
-  const out: TariffRecord[] = [];
-  points.forEach((from, i) => {
-    const covers = (r: TariffRecord) => r.validFrom <= from && (r.validTo === null || r.validTo > from);
-    const main = base.find(covers);
-    if (!main) return;
-    const extra = discounts.filter(covers);
-    out.push({
-      gln: main.gln,
-      chargeTypeCode: [main, ...extra].map((r) => r.chargeTypeCode).join('+'),
-      validFrom: from,
-      validTo: points[i + 1] ?? null,
-      hourly: main.hourly.map((v, h) =>
-        extra
-          .reduce((sum, d) => sum.plus(d.hourly[h] ?? '0'), Big(v))
-          .times(100)
-          .toString(),
-      ),
-    });
-  });
-  return out;
 }

@@ -1,30 +1,38 @@
 import type { Generated } from 'kysely';
 
-/** Danish-time instants are timestamptz (Date); DKK amounts are numeric (string). */
+/** One day-ahead price per period (quarter hour, or hour before 2025-10-01) and area. */
+export interface PricesTable {
+  /** Danish-time instants are timestamptz (Date); DKK amounts are numeric (string). */
+  time_dk: Date;
+  price_area: string;
+  resolution_minutes: number;
+  price_dkk: string;
+  price_eur: string | null;
+  fetched_at: Generated<Date>;
+}
+
+/** One row per hour and area: the mean price, the grid tariff and their sum, DKK/MWh. */
+export interface ElpricesTable {
+  time_dk: Date;
+  price_area: string;
+  price_dkk: string;
+  tariff_dkk: string | null;
+  total_dkk: string | null;
+}
+
+export interface TariffPeriodsTable {
+  grid_company_gln: string;
+  charge_type_code: string;
+  /** Danish wall-clock time, `timestamp` without zone. */
+  valid_from: string;
+  valid_to: string | null;
+  ore_per_kwh: string;
+  source: string;
+  updated_at: Generated<Date>;
+}
+
 export interface PricesTables {
-  'power.prices': {
-    time_dk: Date;
-    price_area: string;
-    resolution_minutes: number;
-    price_dkk: string;
-    price_eur: string | null;
-    fetched_at: Generated<Date>;
-  };
-  'power.elprices': {
-    time_dk: Date;
-    price_area: string;
-    price_dkk: string;
-    tariff_dkk: string | null;
-    total_dkk: string | null;
-  };
-  'power.tariff_periods': {
-    grid_company_gln: string;
-    charge_type_code: string;
-    /** Danish wall-clock time, `timestamp` without zone. */
-    valid_from: string;
-    valid_to: string | null;
-    ore_per_kwh: string;
-    source: string;
-    updated_at: Generated<Date>;
-  };
+  'power.prices': PricesTable;
+  'power.elprices': ElpricesTable;
+  'power.tariff_periods': TariffPeriodsTable;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TariffRecord } from '../../providers/energidataservice.js';
 import { backfillChunks } from './command.js';
-import { combineTariffs } from './service.js';
+import { combineTariffs } from './tariffs.js';
 
 const rec = (code: string, validFrom: string, validTo: string | null, price: string): TariffRecord => ({
   gln: '5790001089030',

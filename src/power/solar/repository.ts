@@ -1,8 +1,5 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { DB } from '../../db/schema.js';
+import type { Db } from '../../db/schema.js';
 import type { SolarTable } from './tables.js';
-
-type Db = Kysely<DB> | Transaction<DB>;
 
 /** Returns how many rows were new; an hour already stored is kept as it is. */
 export async function insertSolar(db: Db, rows: SolarTable[]): Promise<number> {

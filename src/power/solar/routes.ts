@@ -1,9 +1,11 @@
-import type { App, AppContext } from '../../context.js';
+import type { App } from '../../context.js';
+import type { Db } from '../../db/schema.js';
+import type { Clock } from '../../shared/clock.js';
 import { problems } from '../../http/problem.js';
 import { SolarQuery, SolarReadings } from './schemas.js';
 import { solarOfDay } from './service.js';
 
-export function solarRoutes(app: App, ctx: AppContext) {
+export function solarRoutes(app: App, deps: { db: Db; clock: Clock }) {
   app.get(
     '/api/solar',
     {
@@ -16,6 +18,6 @@ export function solarRoutes(app: App, ctx: AppContext) {
         response: { 200: SolarReadings, ...problems(400, 401) },
       },
     },
-    async (request) => solarOfDay(ctx.database.db, ctx.clock, request.query.date),
+    async (request) => solarOfDay(deps.db, deps.clock, request.query.date),
   );
 }

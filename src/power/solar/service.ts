@@ -1,8 +1,7 @@
 import { parse } from 'csv-parse';
-import type { Kysely } from 'kysely';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import type { DB } from '../../db/schema.js';
+import type { Db } from '../../db/schema.js';
 import type { Clock } from '../../shared/clock.js';
 import { danishDate, danishDayBounds, toDanishIso } from '../../shared/danish-time.js';
 import { parseRow, readHeader, RowError, type ReadingName } from './csv.js';
@@ -39,7 +38,7 @@ export interface ImportProgress {
  * repeated hour without remembering every timestamp, so memory stays flat whatever the size.
  */
 export async function importSolarFile(
-  db: Kysely<DB>,
+  db: Db,
   file: string,
   onProgress?: ImportProgress,
 ): Promise<ImportResult> {
@@ -118,7 +117,7 @@ export async function importSolarFile(
 export type SolarReading = { time_dk: string } & Record<ReadingName, number>;
 
 /** Stored readings of a Danish day (23, 24 or 25 hours); the date defaults to today in Denmark. */
-export async function solarOfDay(db: Kysely<DB>, clock: Clock, date?: string): Promise<SolarReading[]> {
+export async function solarOfDay(db: Db, clock: Clock, date?: string): Promise<SolarReading[]> {
   const { start, end } = danishDayBounds(date ?? danishDate(clock.now()));
   return (await solarBetween(db, start, end)).map((r) => ({
     time_dk: toDanishIso(r.start_at),

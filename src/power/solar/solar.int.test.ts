@@ -6,8 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SOLAR_HEADER, solarLines, writeSolarCsv } from '../../../test/fakes/solar-csv.js';
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
 import { ROOT } from '../../../test/support/process.js';
-import { importSolarCommand } from './import-command.js';
-import { solarFeature } from './index.js';
+import { importSolarCommand } from './command.js';
+import { createSolarFeature } from './index.js';
+import { powerOnly } from '../../../test/support/services.js';
 import { importSolarFile, SolarImportError } from './service.js';
 
 const SAMPLE = path.join(ROOT, 'examples/solar-sample.csv');
@@ -45,7 +46,7 @@ const good = [...solarLines(new Date('2024-05-01T22:00:00Z'), 6)];
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'satwatt-solar-'));
-  t = await startTestApp({ features: { btc: [], power: [solarFeature] } });
+  t = await startTestApp({ services: powerOnly((ctx) => [createSolarFeature(ctx)]) });
 });
 afterAll(() => t.close());
 

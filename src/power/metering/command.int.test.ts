@@ -2,7 +2,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeEloverblik } from '../../../test/fakes/eloverblik.js';
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
-import { syncMonthCommand } from './sync-month.js';
+import { powerOnly } from '../../../test/support/services.js';
+import { syncMonthCommand } from './command.js';
 
 let fake: FakeEloverblik;
 let t: TestApp;
@@ -26,7 +27,7 @@ beforeAll(async () => {
   t = await startTestApp({
     now: '2026-07-03T10:00:00Z',
     env: { METERING_FEED_URL: fake.url, METERING_TOKEN: fake.refreshToken },
-    features: { btc: [], power: [] },
+    services: powerOnly(() => []),
   });
 });
 afterAll(async () => {
@@ -88,7 +89,7 @@ describe('sync-month', () => {
     const bare = await startTestApp({
       db: t.db,
       env: { METERING_FEED_URL: fake.url },
-      features: { btc: [], power: [] },
+      services: powerOnly(() => []),
     });
     try {
       const err: string[] = [];

@@ -1,6 +1,6 @@
 import { Presets, SingleBar } from 'cli-progress';
 import path from 'node:path';
-import type { Command } from '../../context.js';
+import type { CliCommand } from '../../context.js';
 import { importSolarFile, SolarImportError } from './service.js';
 
 export interface ImportSolarOptions {
@@ -9,7 +9,7 @@ export interface ImportSolarOptions {
 }
 
 /** `import-solar FILE…`: each file is all or nothing; a bad file is reported and the next one goes on. */
-export function importSolarCommand(opts: ImportSolarOptions = {}): Command {
+export function importSolarCommand(opts: ImportSolarOptions = {}): CliCommand {
   const out = opts.out ?? ((line: string) => process.stdout.write(`${line}\n`));
   const err = opts.err ?? ((line: string) => process.stderr.write(`${line}\n`));
   return {

@@ -1,8 +1,8 @@
 import { Presets, SingleBar } from 'cli-progress';
-import type { Command } from '../../context.js';
+import type { CliCommand } from '../../context.js';
 import { refreshTokenSource } from '../../providers/eloverblik.js';
 import { addDays, danishDate } from '../../shared/danish-time.js';
-import { meteringServiceFor, type MeteringOptions } from './index.js';
+import { createMeteringService, type MeteringOptions } from './index.js';
 import type { SyncResult } from './service.js';
 
 export interface SyncMonthOptions extends MeteringOptions {
@@ -13,7 +13,7 @@ export interface SyncMonthOptions extends MeteringOptions {
 const MONTH = /^(\d{4})-(0[1-9]|1[0-2])$/;
 
 /** The metering sync of each past day of a month, in order; a failed day is reported and the rest go on. */
-export function syncMonthCommand(opts: SyncMonthOptions = {}): Command {
+export function syncMonthCommand(opts: SyncMonthOptions = {}): CliCommand {
   const out = opts.out ?? ((line: string) => process.stdout.write(`${line}\n`));
   const err = opts.err ?? ((line: string) => process.stderr.write(`${line}\n`));
   return {
@@ -38,7 +38,7 @@ export function syncMonthCommand(opts: SyncMonthOptions = {}): Command {
         err(`sync-month: ${(e as Error).message}`);
         return 2;
       }
-      const service = meteringServiceFor(ctx, opts);
+      const service = createMeteringService(ctx, opts);
       const bar = new SingleBar(
         { format: 'sync-month {bar} {value}/{total} days | {day}', stream: process.stderr },
         Presets.shades_classic,

@@ -1,9 +1,10 @@
-import type { Command } from '../../context.js';
+import type { CliCommand } from '../../context.js';
+import { createRatesService } from '../rates/index.js';
 import type { ReadTable } from './projections.js';
 import { createLedgerService } from './service.js';
 
 /** `ledger-rebuild [deposits|buys|all] [--times N]`: the rebuild endpoints from the command line. */
-export const ledgerRebuildCommand: Command = {
+export const ledgerRebuildCommand: CliCommand = {
   name: 'ledger-rebuild',
   usage: 'ledger-rebuild [deposits|buys|all] [--times N]  recompute the ledger read tables from the events',
   async run(args, ctx) {
@@ -15,7 +16,7 @@ export const ledgerRebuildCommand: Command = {
       return 2;
     }
     const tables: ReadTable[] = which === 'all' ? ['deposits', 'buys'] : [which as ReadTable];
-    const ledger = createLedgerService(ctx);
+    const ledger = createLedgerService(ctx, createRatesService(ctx));
     for (let i = 0; i < times; i++) {
       for (const table of tables) {
         console.log(`rebuilding ${table}`);

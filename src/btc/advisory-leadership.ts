@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
-import type { Leadership } from '../leadership.js';
+import type { Leadership } from './leadership.js';
 
 /** Arbitrary constant: the advisory lock whose holder runs the btc pollers. */
 export const BTC_POLLERS_LOCK_KEY = 4_711_0020;

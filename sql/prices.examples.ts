@@ -1,0 +1,35 @@
+import type { QueryExamples, SqlFeature } from '../src/db/sql-snapshot.js';
+import * as repository from '../src/power/prices/repository.js';
+
+const start = new Date('2026-07-02T22:00:00Z');
+const end = new Date('2026-07-03T22:00:00Z');
+const gln = '5790000705689';
+
+const examples: QueryExamples<typeof repository> = {
+  insertPrices: [[[{ timeUtc: start, area: 'DK1', minutes: 15, priceDkk: '612.35', priceEur: '82.07' }]]],
+  deriveElprices: [[start, end, gln]],
+  elpricesBetween: [[start, end]],
+  pricesBetween: [
+    [start, end, undefined],
+    [start, end, 'DK2'],
+  ],
+  deleteTariffPeriods: [[gln, 'DatahubPricelist']],
+  upsertTariffPeriod: [
+    [
+      {
+        gln,
+        chargeTypeCode: 'DT_C_01',
+        validFrom: '2026-04-01T00:00:00',
+        validTo: null,
+        hourly: Array.from({ length: 24 }, (_, h) => (h >= 17 && h < 21 ? '72.45' : '21.12')),
+        source: 'DatahubPricelist',
+      },
+    ],
+  ],
+  fillMissingTariffs: [[gln]],
+};
+
+export default {
+  name: 'prices',
+  modules: [{ path: 'src/power/prices/repository.ts', module: repository, examples }],
+} satisfies SqlFeature;
