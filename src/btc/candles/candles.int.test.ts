@@ -19,7 +19,8 @@ let candles: Candles;
 beforeAll(async () => {
   fake = await FakeKrakenOhlc.start(START);
   db = await freshDatabase();
-  const client = new KrakenOhlcClient({ baseUrl: fake.url, timeoutMs: 500, retries: 1, initialDelayMs: 5 });
+  // Generous timeouts: a retry after a timeout on a loaded machine would be a request the assertions do not expect.
+  const client = new KrakenOhlcClient({ baseUrl: fake.url, timeoutMs: 5_000, retries: 1, initialDelayMs: 5 });
   candles = new Candles({ db: db.database.db, client, clock: systemClock });
 });
 afterAll(async () => {
@@ -148,7 +149,7 @@ describe('the hourly and daily candles', () => {
 
 describe('spacing', () => {
   it('keeps the given gap between provider calls, across pairs and intervals', async () => {
-    const client = new KrakenOhlcClient({ baseUrl: fake.url, timeoutMs: 500 });
+    const client = new KrakenOhlcClient({ baseUrl: fake.url, timeoutMs: 5_000 });
     const spaced = new Candles({ db: db.database.db, client, clock: systemClock, minGapMs: 100 });
     fake.answeredAt.length = 0;
     await Promise.all([spaced.pollAll('minute'), spaced.pollAll('hour'), spaced.pollAll('day')]);
