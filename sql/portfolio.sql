@@ -25,158 +25,139 @@ limit
 
 -- src/btc/portfolio/repository.ts totals (example 1)
 with
-  g as (
+  b as (
     select
-      type,
       occurred_at,
       currency,
-      sum(sats) as sats,
-      sum(fee_sats) as fee_sats,
-      sum(amount) as amount
+      sum(amount) as amount,
+      sum(sats) as sats
     from
       btc.events
     where
-      type <> 'bank_to_exchange'
+      type = 'exchange_to_wallet'
     group by
-      type,
       occurred_at,
       currency
   )
 select
-  coalesce(
-    sum(g.sats) filter (
-      where
-        g.type = 'exchange_to_wallet'
-    ),
-    0
-  ) as bought_sats,
-  coalesce(
-    sum(g.fee_sats) filter (
-      where
-        g.type = 'wallet_to_wallet'
-    ),
-    0
+  coalesce(sum(b.sats), 0) as bought_sats,
+  (
+    select
+      coalesce(sum(fee_sats), 0)
+    from
+      btc.events
+    where
+      type = 'wallet_to_wallet'
   ) as fee_sats,
   coalesce(
     sum(
-      case g.currency
-        when 'EUR' then g.amount
-        when 'DKK' then g.amount::numeric(60, 30) / r.eur_dkk
-        else g.amount * r.usd_eur
+      case b.currency
+        when 'EUR' then b.amount
+        when 'DKK' then b.amount::numeric(60, 30) / r.eur_dkk
+        else b.amount * r.usd_eur
       end
     ),
     0
   ) as eur,
   coalesce(
     sum(
-      case g.currency
-        when 'DKK' then g.amount
-        when 'EUR' then g.amount * r.eur_dkk
-        else g.amount * r.usd_dkk
+      case b.currency
+        when 'DKK' then b.amount
+        when 'EUR' then b.amount * r.eur_dkk
+        else b.amount * r.usd_dkk
       end
     ),
     0
   ) as dkk,
   coalesce(
     sum(
-      case g.currency
-        when 'USD' then g.amount
-        when 'EUR' then g.amount::numeric(60, 30) / r.usd_eur
-        else g.amount::numeric(60, 30) / r.usd_dkk
+      case b.currency
+        when 'USD' then b.amount
+        when 'EUR' then b.amount::numeric(60, 30) / r.usd_eur
+        else b.amount::numeric(60, 30) / r.usd_dkk
       end
     ),
     0
   ) as usd,
   to_char(
-    min(g.occurred_at) filter (
+    min(b.occurred_at) filter (
       where
-        g.type = 'exchange_to_wallet'
-        and r.date is null
+        r.date is null
     ),
     'YYYY-MM-DD'
   ) as unconverted
 from
-  g
-  left join btc.ledger_rates r on r.date = g.occurred_at
-  and g.type = 'exchange_to_wallet';
+  b
+  left join btc.ledger_rates r on r.date = b.occurred_at;
 
 -- src/btc/portfolio/repository.ts totals (example 2)
 with
-  g as (
+  b as (
     select
-      type,
       occurred_at,
       currency,
-      sum(sats) as sats,
-      sum(fee_sats) as fee_sats,
-      sum(amount) as amount
+      sum(amount) as amount,
+      sum(sats) as sats
     from
       btc.events
     where
-      type <> 'bank_to_exchange'
+      type = 'exchange_to_wallet'
       and occurred_at <= $1::date
     group by
-      type,
       occurred_at,
       currency
   )
 select
-  coalesce(
-    sum(g.sats) filter (
-      where
-        g.type = 'exchange_to_wallet'
-    ),
-    0
-  ) as bought_sats,
-  coalesce(
-    sum(g.fee_sats) filter (
-      where
-        g.type = 'wallet_to_wallet'
-    ),
-    0
+  coalesce(sum(b.sats), 0) as bought_sats,
+  (
+    select
+      coalesce(sum(fee_sats), 0)
+    from
+      btc.events
+    where
+      type = 'wallet_to_wallet'
+      and occurred_at <= $2::date
   ) as fee_sats,
   coalesce(
     sum(
-      case g.currency
-        when 'EUR' then g.amount
-        when 'DKK' then g.amount::numeric(60, 30) / r.eur_dkk
-        else g.amount * r.usd_eur
+      case b.currency
+        when 'EUR' then b.amount
+        when 'DKK' then b.amount::numeric(60, 30) / r.eur_dkk
+        else b.amount * r.usd_eur
       end
     ),
     0
   ) as eur,
   coalesce(
     sum(
-      case g.currency
-        when 'DKK' then g.amount
-        when 'EUR' then g.amount * r.eur_dkk
-        else g.amount * r.usd_dkk
+      case b.currency
+        when 'DKK' then b.amount
+        when 'EUR' then b.amount * r.eur_dkk
+        else b.amount * r.usd_dkk
       end
     ),
     0
   ) as dkk,
   coalesce(
     sum(
-      case g.currency
-        when 'USD' then g.amount
-        when 'EUR' then g.amount::numeric(60, 30) / r.usd_eur
-        else g.amount::numeric(60, 30) / r.usd_dkk
+      case b.currency
+        when 'USD' then b.amount
+        when 'EUR' then b.amount::numeric(60, 30) / r.usd_eur
+        else b.amount::numeric(60, 30) / r.usd_dkk
       end
     ),
     0
   ) as usd,
   to_char(
-    min(g.occurred_at) filter (
+    min(b.occurred_at) filter (
       where
-        g.type = 'exchange_to_wallet'
-        and r.date is null
+        r.date is null
     ),
     'YYYY-MM-DD'
   ) as unconverted
 from
-  g
-  left join btc.ledger_rates r on r.date = g.occurred_at
-  and g.type = 'exchange_to_wallet';
+  b
+  left join btc.ledger_rates r on r.date = b.occurred_at;
 
 -- src/btc/portfolio/repository.ts walletBalances
 select
@@ -190,35 +171,62 @@ order by
   "id";
 
 -- src/btc/portfolio/repository.ts walletBalancesAt
+with
+  b as (
+    select
+      to_wallet,
+      sum(sats) as sats
+    from
+      btc.events
+    where
+      type = 'exchange_to_wallet'
+      and occurred_at <= $1::date
+    group by
+      to_wallet
+  ),
+  t as (
+    select
+      from_wallet,
+      to_wallet,
+      sum(sats) as sats,
+      sum(fee_sats) as fee_sats
+    from
+      btc.events
+    where
+      type = 'wallet_to_wallet'
+      and occurred_at <= $2::date
+    group by
+      from_wallet,
+      to_wallet
+  ),
+  d (wallet, sats) as (
+    select
+      to_wallet,
+      sats
+    from
+      b
+    union all
+    select
+      to_wallet,
+      sats
+    from
+      t
+    union all
+    select
+      from_wallet,
+      - (sats + fee_sats)
+    from
+      t
+  )
 select
   w.id,
   w.name,
   w.wallet_type,
-  coalesce(d.sats, 0) as sats
+  coalesce(sum(d.sats), 0) as sats
 from
   btc.wallets w
-  left join (
-    select
-      v.wallet,
-      sum(v.delta) as sats
-    from
-      btc.events e
-      cross join lateral (
-        values
-          (e.to_wallet, e.sats),
-          (
-            case
-              when e.type = 'wallet_to_wallet' then e.from_wallet
-            end,
-            - (e.sats + e.fee_sats)
-          )
-      ) as v (wallet, delta)
-    where
-      e.type <> 'bank_to_exchange'
-      and e.occurred_at <= $1::date
-      and v.wallet is not null
-    group by
-      v.wallet
-  ) d on d.wallet = w.id
+  left join d on d.wallet = w.id
+group by
+  w.id
 order by
   w.id;

@@ -41,9 +41,9 @@ const SCALE = sql.raw('numeric(60, 30)');
 
 /**
  * Sats bought, transfer fees and the buys' cost in EUR, DKK and USD at the rates of each buy's
- * date, over the events up to `at` (all when undefined). The events are first summed per type,
- * date and currency, so each date's rates are applied once to the date's sum rather than to
- * every row: one pass over the events, then a few thousand conversions.
+ * date, over the events up to `at` (all when undefined). The buys are first summed per date and
+ * currency (from the index of migration 0050, in date order), so each date's rates are applied
+ * once to the date's sums rather than to every row.
  */
 export async function totals(db: Db, at?: string): Promise<Totals> {
   const upTo = at === undefined ? sql`` : sql`and occurred_at <= ${at}::date`;
@@ -55,27 +55,24 @@ export async function totals(db: Db, at?: string): Promise<Totals> {
     usd: string;
     unconverted: string | null;
   }>`
-    with g as (
-      select type, occurred_at, currency,
-        sum(sats) as sats, sum(fee_sats) as fee_sats, sum(amount) as amount
+    with b as (
+      select occurred_at, currency, sum(amount) as amount, sum(sats) as sats
       from btc.events
-      where type <> 'bank_to_exchange' ${upTo}
-      group by type, occurred_at, currency
+      where type = 'exchange_to_wallet' ${upTo}
+      group by occurred_at, currency
     )
     select
-      coalesce(sum(g.sats) filter (where g.type = 'exchange_to_wallet'), 0) as bought_sats,
-      coalesce(sum(g.fee_sats) filter (where g.type = 'wallet_to_wallet'), 0) as fee_sats,
-      coalesce(sum(case g.currency when 'EUR' then g.amount
-        when 'DKK' then g.amount::${SCALE} / r.eur_dkk else g.amount * r.usd_eur end), 0) as eur,
-      coalesce(sum(case g.currency when 'DKK' then g.amount
-        when 'EUR' then g.amount * r.eur_dkk else g.amount * r.usd_dkk end), 0) as dkk,
-      coalesce(sum(case g.currency when 'USD' then g.amount
-        when 'EUR' then g.amount::${SCALE} / r.usd_eur else g.amount::${SCALE} / r.usd_dkk end), 0) as usd,
-      to_char(min(g.occurred_at) filter (where g.type = 'exchange_to_wallet' and r.date is null),
-        'YYYY-MM-DD') as unconverted
-    from g left join btc.ledger_rates r on r.date = g.occurred_at and g.type = 'exchange_to_wallet'`.execute(
-    db,
-  );
+      coalesce(sum(b.sats), 0) as bought_sats,
+      (select coalesce(sum(fee_sats), 0) from btc.events
+        where type = 'wallet_to_wallet' ${upTo}) as fee_sats,
+      coalesce(sum(case b.currency when 'EUR' then b.amount
+        when 'DKK' then b.amount::${SCALE} / r.eur_dkk else b.amount * r.usd_eur end), 0) as eur,
+      coalesce(sum(case b.currency when 'DKK' then b.amount
+        when 'EUR' then b.amount * r.eur_dkk else b.amount * r.usd_dkk end), 0) as dkk,
+      coalesce(sum(case b.currency when 'USD' then b.amount
+        when 'EUR' then b.amount::${SCALE} / r.usd_eur else b.amount::${SCALE} / r.usd_dkk end), 0) as usd,
+      to_char(min(b.occurred_at) filter (where r.date is null), 'YYYY-MM-DD') as unconverted
+    from b left join btc.ledger_rates r on r.date = b.occurred_at`.execute(db);
   const row = r.rows[0]!;
   return {
     bought_sats: String(row.bought_sats),
@@ -100,17 +97,22 @@ export function walletBalances(db: Db): Promise<WalletSats[]> {
  */
 export async function walletBalancesAt(db: Db, at: string): Promise<WalletSats[]> {
   const r = await sql<WalletSats>`
-    select w.id, w.name, w.wallet_type, coalesce(d.sats, 0) as sats
-    from btc.wallets w left join (
-      select v.wallet, sum(v.delta) as sats
-      from btc.events e
-      cross join lateral (values
-        (e.to_wallet, e.sats),
-        (case when e.type = 'wallet_to_wallet' then e.from_wallet end, -(e.sats + e.fee_sats))
-      ) as v (wallet, delta)
-      where e.type <> 'bank_to_exchange' and e.occurred_at <= ${at}::date and v.wallet is not null
-      group by v.wallet
-    ) d on d.wallet = w.id
+    with b as (
+      select to_wallet, sum(sats) as sats from btc.events
+      where type = 'exchange_to_wallet' and occurred_at <= ${at}::date
+      group by to_wallet
+    ), t as (
+      select from_wallet, to_wallet, sum(sats) as sats, sum(fee_sats) as fee_sats from btc.events
+      where type = 'wallet_to_wallet' and occurred_at <= ${at}::date
+      group by from_wallet, to_wallet
+    ), d (wallet, sats) as (
+      select to_wallet, sats from b
+      union all select to_wallet, sats from t
+      union all select from_wallet, -(sats + fee_sats) from t
+    )
+    select w.id, w.name, w.wallet_type, coalesce(sum(d.sats), 0) as sats
+    from btc.wallets w left join d on d.wallet = w.id
+    group by w.id
     order by w.id`.execute(db);
   return r.rows.map((w) => ({ ...w, sats: String(w.sats) }));
 }
