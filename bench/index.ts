@@ -1,6 +1,7 @@
 import type { Benchmark } from './lib.js';
 import { healthBench } from './health.bench.js';
 import { ledgerBench } from './ledger.bench.js';
+import { portfolioBench } from './portfolio.bench.js';
 import { streamFanoutBench } from './stream-fanout.bench.js';
 import { elpriceBench } from './elprice.bench.js';
 import { solarImportBench } from './solar-import.bench.js';
@@ -9,6 +10,7 @@ import { solarImportBench } from './solar-import.bench.js';
 export const benchmarks: Benchmark[] = [
   healthBench,
   ledgerBench,
+  portfolioBench,
   streamFanoutBench,
   elpriceBench,
   solarImportBench,

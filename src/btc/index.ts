@@ -3,6 +3,7 @@ import { createCandlesFeature } from './candles/index.js';
 import { createLeadership } from './leadership.js';
 import { createLedgerFeature } from './ledger/index.js';
 import { createMarketFeature } from './market/index.js';
+import { createPortfolioFeature } from './portfolio/index.js';
 import { createRatesFeature, createRatesService } from './rates/index.js';
 
 /**
@@ -18,5 +19,6 @@ export function btcService(ctx: AppContext): Feature[] {
     createCandlesFeature(ctx, { leadership }),
     createLedgerFeature(ctx, { rates }),
     createMarketFeature(ctx, { rates, leadership }),
+    createPortfolioFeature(ctx, { rates }),
   ];
 }

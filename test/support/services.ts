@@ -2,8 +2,9 @@ import { ALWAYS_LEADER } from '../../src/btc/leadership.js';
 import { createLedgerFeature } from '../../src/btc/ledger/index.js';
 import { createMarketFeature } from '../../src/btc/market/index.js';
 import type { MarketOptions } from '../../src/btc/market/service.js';
+import { createPortfolioFeature } from '../../src/btc/portfolio/index.js';
 import type { RatesService } from '../../src/btc/rates/service.js';
-import type { Feature, ServiceFactory, Services } from '../../src/context.js';
+import type { AppContext, Feature, ServiceFactory, Services } from '../../src/context.js';
 
 const none: ServiceFactory = () => [];
 
@@ -30,4 +31,14 @@ export function routesOnly(name: string, routes: NonNullable<Feature['routes']>)
 /** The market feature alone, leading, on the given rates. */
 export function marketOnly(rates: RatesService, options: Partial<MarketOptions> = {}): Partial<Services> {
   return btcOnly((ctx) => [createMarketFeature(ctx, { rates, leadership: ALWAYS_LEADER }, options)]);
+}
+
+/** The ledger and the portfolio over the same rates (fake ones, or the real service on a fake provider). */
+export function ledgerAndPortfolio(
+  rates: RatesService | ((ctx: AppContext) => RatesService),
+): Partial<Services> {
+  return btcOnly((ctx) => {
+    const r = typeof rates === 'function' ? rates(ctx) : rates;
+    return [createLedgerFeature(ctx, { rates: r }), createPortfolioFeature(ctx, { rates: r })];
+  });
 }
