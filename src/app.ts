@@ -12,6 +12,7 @@ import { bearerAuth } from './http/auth.js';
 import { registerLimits } from './http/limits.js';
 import { registerMetrics } from './http/metrics.js';
 import { Problem, errorHandler, sendProblem } from './http/problem.js';
+import { validatorCompiler } from './http/validation.js';
 import { powerFeatures } from './power/index.js';
 
 export const SERVICE_FEATURES: Record<ServiceName, FeatureFactory[]> = {
@@ -47,8 +48,8 @@ export async function buildApp(
           : `path: ${error.message.slice(0, 200)}`,
       );
     },
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler());
 
   app.addSchema(Problem);
   app.setErrorHandler(errorHandler);
