@@ -12,6 +12,7 @@ import { bearerAuth } from './http/auth.js';
 import { registerLimits } from './http/limits.js';
 import { registerMetrics } from './http/metrics.js';
 import { Problem, errorHandler, sendProblem } from './http/problem.js';
+import { registerRequestTimeout } from './http/timeout.js';
 import { validatorCompiler } from './http/validation.js';
 import { powerFeatures } from './power/index.js';
 
@@ -37,7 +38,6 @@ export async function buildApp(
     // pino's Logger and Fastify's logger type differ only in typing; the instance is the same.
     loggerInstance: ctx.log as unknown as FastifyBaseLogger,
     bodyLimit: ctx.config.limits.bodyBytes,
-    handlerTimeout: ctx.config.limits.requestTimeoutMs,
     // Errors found while routing (an undecodable path, an overlong parameter) skip the error handler.
     frameworkErrors: (error, _request, reply) => {
       void sendProblem(
@@ -50,6 +50,7 @@ export async function buildApp(
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler());
+  registerRequestTimeout(app, ctx.config.limits.requestTimeoutMs);
 
   app.addSchema(Problem);
   app.setErrorHandler(errorHandler);

@@ -97,8 +97,6 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
   if (error.validation) return sendProblem(reply, 400, validationDetail(error));
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) return sendProblem(reply, status, error.message);
-  if (error.code === 'FST_ERR_HANDLER_TIMEOUT')
-    return sendProblem(reply, 503, 'the request took too long to answer and was cancelled; try again');
   request.log.error({ err: error }, 'unhandled error');
   return sendProblem(reply, 500, 'internal error; see the service log');
 }

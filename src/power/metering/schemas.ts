@@ -1,7 +1,6 @@
 import { Type } from 'typebox';
 import { DAYS, Day } from '../../http/types.js';
 
-
 export const SyncQuery = Type.Object({
   date: Type.Optional(Day(DAYS.metering, 'the Danish day to sync; defaults to today in Denmark')),
 });

@@ -31,7 +31,7 @@ export function priceRoutes(app: App, service: PriceService, homePage: HomePage)
       },
     },
     async (request, reply) => {
-      return sendAnswer(reply, await service.elprice(request.query.date));
+      return sendAnswer(reply, await service.elprice(request.query.date, request.signal));
     },
   );
 
@@ -46,7 +46,7 @@ export function priceRoutes(app: App, service: PriceService, homePage: HomePage)
       },
     },
     async (request, reply) => {
-      return sendAnswer(reply, await service.prices(request.query.date, request.query.area));
+      return sendAnswer(reply, await service.prices(request.query.date, request.query.area, request.signal));
     },
   );
 
