@@ -52,12 +52,3 @@ export const Cursor = Type.String({
   pattern: '^[A-Za-z0-9_-]+$',
   description: 'next_cursor of the previous page, passed back unchanged',
 });
-
-/** A whole number within the SQL type it is stored in. */
-export function Int(min: number, max: number, options: { default?: number; description?: string } = {}) {
-  return Type.Integer({ minimum: min, maximum: max, ...options });
-}
-
-/** Bounds of the SQL integer types, for `Int`. */
-export const SQL_INT = 2 ** 31 - 1;
-export const SAFE_INT = Number.MAX_SAFE_INTEGER;
