@@ -104,6 +104,9 @@ export class Rates implements RatesService {
   }
 
   private async fetchAndStore(date: string): Promise<DailyRates> {
+    // A caller whose first read raced the previous fetch's commit finds the record now.
+    const known = await repo.findByDate(this.deps.db, date);
+    if (known) return known;
     const fetched = await this.deps.client.usdRates(date, { signal: this.deps.shutdown });
     if (fetched.rates_date > date)
       throw new ProviderError('frankfurter', `answered rates of ${fetched.rates_date} for ${date}`, {
