@@ -188,7 +188,9 @@ function openStreams(port: number) {
 }
 
 async function memory(base: string): Promise<{ rssMb: number; heapMb: number }> {
-  const text = await (await fetch(`${base}/metrics`)).text();
+  const text = await (
+    await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })
+  ).text();
   const read = (name: string) =>
     Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1] ?? NaN) / 1024 / 1024;
   return { rssMb: read('process_resident_memory_bytes'), heapMb: read('nodejs_heap_size_used_bytes') };

@@ -5,11 +5,15 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import { Type, type TSchema } from 'typebox';
+import type { Config } from './config.js';
 import type { App, AppContext, Feature, Services } from './context.js';
 import { bearerAuth } from './http/auth.js';
 import { registerLimits } from './http/limits.js';
 import { registerMetrics } from './http/metrics.js';
-import { Problem, errorHandler, sendProblem } from './http/problem.js';
+import { openModeGuard } from './http/open-mode.js';
+import { Problem, errorHandler, problems, sendProblem } from './http/problem.js';
+import { registerRequestTimeout } from './http/timeout.js';
+import { validatorCompiler } from './http/validation.js';
 
 export interface BuiltApp {
   app: App;
@@ -25,7 +29,7 @@ export async function buildApp(ctx: AppContext, services: Services): Promise<Bui
     // pino's Logger and Fastify's logger type differ only in typing; the instance is the same.
     loggerInstance: ctx.log as unknown as FastifyBaseLogger,
     bodyLimit: ctx.config.limits.bodyBytes,
-    handlerTimeout: ctx.config.limits.requestTimeoutMs,
+    trustProxy: trustProxyOption(ctx.config.trustProxy),
     // Errors found while routing (an undecodable path, an overlong parameter) skip the error handler.
     frameworkErrors: (error, _request, reply) => {
       void sendProblem(
@@ -36,8 +40,11 @@ export async function buildApp(ctx: AppContext, services: Services): Promise<Bui
           : `path: ${error.message.slice(0, 200)}`,
       );
     },
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler());
+  registerRequestTimeout(app, ctx.config.limits.requestTimeoutMs);
+  app.decorateRequest('authenticated', false);
+  if (ctx.config.apiToken === null) app.addHook('onRequest', openModeGuard(ctx.config.limits.corsOrigins));
 
   app.addSchema(Problem);
   app.setErrorHandler(errorHandler);
@@ -64,7 +71,14 @@ export async function buildApp(ctx: AppContext, services: Services): Promise<Bui
       header.replace("style-src 'self' https:", "style-src 'self' https: 'unsafe-inline'"),
   });
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
-  app.addHook('onRequest', bearerAuth(ctx.config.apiToken));
+  app.addHook(
+    'onRequest',
+    bearerAuth({
+      token: ctx.config.apiToken,
+      failuresPerMinute: ctx.config.limits.authFailuresPerMinute,
+      clock: ctx.clock,
+    }),
+  );
   registerMetrics(app, ctx.health);
   registerHealth(app, ctx);
 
@@ -80,29 +94,38 @@ export async function buildApp(ctx: AppContext, services: Services): Promise<Bui
   return { app, features };
 }
 
+/** Fastify takes a list of proxies as one comma-separated string, and a hop count as a function. */
+function trustProxyOption(trust: Config['trustProxy']) {
+  if (typeof trust === 'number') return (_address: string, hop: number) => hop < trust;
+  return typeof trust === 'object' ? trust.join(',') : trust;
+}
+
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+/** Every field but `ok` only for a caller with the token (or when none is configured). */
 const FeedState = Type.Object({
-  enabled: Type.Boolean(),
   ok: Type.Boolean(),
-  connected: Nullable(Type.Boolean()),
-  last_success_at: Nullable(Type.String()),
-  last_message_at: Nullable(Type.String()),
-  last_error_at: Nullable(Type.String()),
-  last_error: Nullable(Type.String()),
-  failures: Type.Integer(),
-  reconnects: Type.Integer(),
-  detail: Nullable(Type.String()),
+  enabled: Type.Optional(Type.Boolean()),
+  connected: Type.Optional(Nullable(Type.Boolean())),
+  last_success_at: Type.Optional(Nullable(Type.String())),
+  last_message_at: Type.Optional(Nullable(Type.String())),
+  last_error_at: Type.Optional(Nullable(Type.String())),
+  last_error: Type.Optional(Nullable(Type.String())),
+  failures: Type.Optional(Type.Integer()),
+  reconnects: Type.Optional(Type.Integer()),
+  detail: Type.Optional(Nullable(Type.String())),
 });
 const HealthResponse = Type.Object({
   status: Type.Union([Type.Literal('ok'), Type.Literal('degraded'), Type.Literal('down')]),
-  services: Type.Array(Type.String()),
-  uptime_s: Type.Integer(),
-  database: Type.Object({
-    kind: Type.String(),
-    ok: Type.Boolean(),
-    error: Nullable(Type.String()),
-    latency_ms: Type.Number(),
-  }),
+  services: Type.Optional(Type.Array(Type.String())),
+  uptime_s: Type.Optional(Type.Integer()),
+  database: Type.Optional(
+    Type.Object({
+      kind: Type.String(),
+      ok: Type.Boolean(),
+      error: Nullable(Type.String()),
+      latency_ms: Type.Number(),
+    }),
+  ),
   feeds: Type.Record(Type.String(), FeedState),
 });
 
@@ -113,10 +136,13 @@ function registerHealth(app: App, ctx: AppContext) {
       schema: {
         tags: ['health'],
         summary: 'State of the database and of each feed',
-        response: { 200: HealthResponse, 503: HealthResponse },
+        description:
+          "Without the token (when API_TOKEN is set) only `status` and each feed's `ok`; errors, " +
+          'addresses and details need the token.',
+        response: { 200: HealthResponse, 503: HealthResponse, ...problems(401, 429) },
       },
     },
-    async (_request, reply) => {
+    async (request, reply) => {
       const started = performance.now();
       let dbError: string | null = null;
       try {
@@ -124,10 +150,13 @@ function registerHealth(app: App, ctx: AppContext) {
       } catch (e) {
         dbError = (e as Error).message;
       }
-      const feeds = Object.fromEntries(ctx.health.all().map((f) => [f.name, f.toJSON()]));
-      const degraded = ctx.health.all().some((f) => !f.ok);
-      const status = dbError ? 'down' : degraded ? 'degraded' : 'ok';
-      return reply.code(dbError ? 503 : 200).send({
+      const all = ctx.health.all();
+      const degraded = all.some((f) => !f.ok);
+      const status = dbError ? ('down' as const) : degraded ? ('degraded' as const) : ('ok' as const);
+      reply.code(dbError ? 503 : 200);
+      if (!request.authenticated)
+        return { status, feeds: Object.fromEntries(all.map((f) => [f.name, { ok: f.ok }])) };
+      return {
         status,
         services: [...ctx.config.services],
         uptime_s: Math.round(process.uptime()),
@@ -137,8 +166,8 @@ function registerHealth(app: App, ctx: AppContext) {
           error: dbError,
           latency_ms: Number((performance.now() - started).toFixed(2)),
         },
-        feeds,
-      });
+        feeds: Object.fromEntries(all.map((f) => [f.name, f.toJSON()])),
+      };
     },
   );
 }

@@ -74,6 +74,26 @@ describe('config', () => {
     expect(problemsOf({ DATABASE_URL: 'mysql://u:topsecret@h/db' }).join()).not.toContain('topsecret');
   });
 
+  it('trusts no proxy by default; TRUST_PROXY takes true, a hop count, or addresses and ranges', () => {
+    expect(load({}).trustProxy).toBe(false);
+    expect(load({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(load({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(load({ TRUST_PROXY: '127.0.0.1, 10.0.0.0/8 ,::1,loopback' }).trustProxy).toEqual([
+      '127.0.0.1',
+      '10.0.0.0/8',
+      '::1',
+      'loopback',
+    ]);
+    expect(problemsOf({ TRUST_PROXY: 'proxy.example' })).toEqual([expect.stringMatching(/^TRUST_PROXY: /)]);
+    expect(problemsOf({ TRUST_PROXY: '10.0.0.0/33' })).toEqual([expect.stringMatching(/^TRUST_PROXY: /)]);
+  });
+
+  it('limits wrong-token attempts to AUTH_FAILURE_LIMIT a minute, 10 by default', () => {
+    expect(load({}).limits.authFailuresPerMinute).toBe(10);
+    expect(load({ AUTH_FAILURE_LIMIT: '3' }).limits.authFailuresPerMinute).toBe(3);
+    expect(problemsOf({ AUTH_FAILURE_LIMIT: '0' })).toEqual([expect.stringMatching(/^AUTH_FAILURE_LIMIT: /)]);
+  });
+
   it('lists a default for every variable', () => {
     expect(Object.keys(DEFAULTS)).toContain('METERING_FEED_URL');
     expect(problemsOf({ QUOTE_TOTAL_EUR: '-5', GRID_COMPANY_GLN: '123' })).toHaveLength(2);

@@ -31,7 +31,15 @@ export interface Config {
     writesPerMinute: number;
     /** Origins allowed by CORS; empty means no cross-origin access. */
     corsOrigins: readonly string[];
+    /** Wrong-token attempts per minute per client address; past it 429. */
+    authFailuresPerMinute: number;
   };
+  /**
+   * Which proxies' X-Forwarded-For to believe, so that limits see the client's address: false
+   * (none), true (any), a hop count, or addresses and CIDR ranges (and proxy-addr's names
+   * loopback, linklocal, uniquelocal).
+   */
+  trustProxy: boolean | number | readonly string[];
   feeds: {
     spot: boolean;
     ohlc: boolean;
@@ -76,7 +84,9 @@ export const DEFAULTS = {
   BODY_LIMIT_BYTES: '1048576',
   REQUEST_TIMEOUT_MS: '30000',
   WRITE_RATE_LIMIT: '120',
+  AUTH_FAILURE_LIMIT: '10',
   CORS_ORIGINS: '',
+  TRUST_PROXY: 'false',
   SPOT_FEED_ENABLED: 'true',
   OHLC_FEED_ENABLED: 'true',
   QUOTE_FEED_ENABLED: 'true',
@@ -161,6 +171,25 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     return list;
   };
 
+  const trustProxy = (): Config['trustProxy'] => {
+    const v = raw('TRUST_PROXY');
+    if (['false', '0', 'no', 'off'].includes(v.toLowerCase())) return false;
+    if (['true', 'yes', 'on'].includes(v.toLowerCase())) return true;
+    if (/^\d{1,2}$/.test(v)) return Number(v);
+    const list = v
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean);
+    const bad = list.filter((p) => !PROXY_NAMES.includes(p) && !isAddressOrRange(p));
+    if (bad.length > 0)
+      return fail(
+        'TRUST_PROXY',
+        `expected false, true, a hop count, or addresses and CIDR ranges of proxies (or loopback, linklocal, uniquelocal), got "${bad.join(', ')}"`,
+        false,
+      );
+    return list;
+  };
+
   const services = raw('SERVICES')
     .split(',')
     .map((s) => s.trim())
@@ -212,7 +241,9 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
       requestTimeoutMs: int('REQUEST_TIMEOUT_MS', 1000, 600_000),
       writesPerMinute: int('WRITE_RATE_LIMIT', 1, 1_000_000),
       corsOrigins: origins(),
+      authFailuresPerMinute: int('AUTH_FAILURE_LIMIT', 1, 1_000_000),
     },
+    trustProxy: trustProxy(),
     feeds: {
       spot: bool('SPOT_FEED_ENABLED'),
       ohlc: bool('OHLC_FEED_ENABLED'),
@@ -236,6 +267,16 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return deepFreeze(config);
+}
+
+const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function isAddressOrRange(text: string): boolean {
+  const [address = '', bits, ...rest] = text.split('/');
+  if (rest.length > 0 || isIP(address) === 0) return false;
+  if (bits === undefined) return true;
+  const max = isIP(address) === 4 ? 32 : 128;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= max;
 }
 
 export function isLoopback(host: string): boolean {

@@ -58,7 +58,8 @@ export function registerMetrics(app: FastifyInstance, health: HealthRegistry): R
     child.observe(reply.elapsedTime / 1000);
     done();
   });
-  app.get('/metrics', { schema: { hide: true } }, async (_req, reply) => {
+  // It counts ledger writes per route and status, so with a token set it needs the token.
+  app.get('/metrics', { schema: { hide: true }, config: { private: true } }, async (_req, reply) => {
     return reply.type(registry.contentType).send(await registry.metrics());
   });
   return registry;

@@ -75,7 +75,15 @@ export function validationDetail(error: FastifyError): string {
   if (typeof params.missingProperty === 'string') field = join(field, params.missingProperty);
   if (typeof params.additionalProperty === 'string')
     return `${where}${field ? `.${field}` : ''}: unknown field "${params.additionalProperty}"`;
-  return `${where}${field ? `.${field}` : ''}: ${first.message ?? 'is invalid'}`;
+  return `${where}${field ? `.${field}` : ''}: ${messageOf(first.keyword, params) ?? first.message ?? 'is invalid'}`;
+}
+
+/** Plainer words for the date keywords than Ajv's own. */
+function messageOf(keyword: string, params: Record<string, unknown>): string | null {
+  if (keyword === 'format' && params.format === 'date') return 'must be a calendar date YYYY-MM-DD';
+  if (keyword === 'formatMinimum') return `must be a day on or after ${String(params.limit)}`;
+  if (keyword === 'formatMaximum') return `must be a day on or before ${String(params.limit)}`;
+  return null;
 }
 
 function join(a: string, b: string) {
@@ -89,8 +97,6 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
   if (error.validation) return sendProblem(reply, 400, validationDetail(error));
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) return sendProblem(reply, status, error.message);
-  if (error.code === 'FST_ERR_HANDLER_TIMEOUT')
-    return sendProblem(reply, 503, 'the request took too long to answer and was cancelled; try again');
   request.log.error({ err: error }, 'unhandled error');
   return sendProblem(reply, 500, 'internal error; see the service log');
 }

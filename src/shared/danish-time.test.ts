@@ -62,3 +62,25 @@ describe('Danish calendar days', () => {
     expect(addDays('2025-12-31', 1)).toBe('2026-01-01');
   });
 });
+
+describe('time zones: Danish days do not depend on the zone the process runs in', () => {
+  it.each([
+    ['2026-07-02T21:59:59Z', '2026-07-02'],
+    ['2026-07-02T22:00:00Z', '2026-07-03'],
+    ['2026-07-03T21:59:59Z', '2026-07-03'],
+    ['2026-01-14T23:00:00Z', '2026-01-15'],
+    ['2025-10-26T00:59:59Z', '2025-10-26'],
+    ['2026-03-28T23:00:00Z', '2026-03-29'],
+  ])('the instant %s falls on the Danish day %s', (instant, day) => {
+    expect(danishDate(new Date(instant))).toBe(day);
+    const { start, end } = danishDayBounds(day);
+    expect(start.getTime() <= Date.parse(instant) && Date.parse(instant) < end.getTime()).toBe(true);
+  });
+
+  it('counts days on the calendar, not in local hours, across both changes', () => {
+    expect(addDays('2026-03-28', 1)).toBe('2026-03-29');
+    expect(addDays('2026-03-29', 1)).toBe('2026-03-30');
+    expect(addDays('2025-10-26', -1)).toBe('2025-10-25');
+    expect(addDays('2024-02-28', 1)).toBe('2024-02-29');
+  });
+});

@@ -43,6 +43,7 @@ export class FakeHttpServer {
   private readonly queued: Fault[] = [];
   private standing: Fault | null = null;
   private readonly sockets = new Set<Socket>();
+  private readonly holding = new Set<IncomingMessage>();
 
   private constructor(private readonly server: Server) {}
 
@@ -83,6 +84,11 @@ export class FakeHttpServer {
     return this;
   }
 
+  /** Requests held unanswered by a timeout fault whose connection is still open; a cancelled call closes its own. */
+  get held(): number {
+    return this.holding.size;
+  }
+
   countOf(method: string, path: string | RegExp): number {
     return this.requests.filter((r) => r.method === method && matches(path, r.path)).length;
   }
@@ -108,7 +114,11 @@ export class FakeHttpServer {
     this.requests.push(request);
     const fault = this.queued.shift() ?? this.standing;
     if (fault?.kind === 'delay') await new Promise((r) => setTimeout(r, fault.ms));
-    else if (fault) return applyFault(fault, req, res);
+    else if (fault?.kind === 'timeout') {
+      this.holding.add(req);
+      req.socket.once('close', () => this.holding.delete(req));
+      return;
+    } else if (fault) return applyFault(fault, req, res);
     const route = this.routes.find((r) => r.method === request.method && matches(r.path, request.path));
     if (!route)
       return send(res, {

@@ -12,6 +12,8 @@ export interface JsonSchema {
   const?: unknown;
   enum?: unknown[];
   format?: string;
+  formatMinimum?: string;
+  formatMaximum?: string;
   pattern?: string;
   minLength?: number;
   maxLength?: number;
@@ -25,9 +27,17 @@ export interface JsonSchema {
   $ref?: string;
 }
 
-const isoDate = fc
-  .date({ min: new Date('2016-01-01T00:00:00Z'), max: new Date('2027-12-31T00:00:00Z'), noInvalidDate: true })
-  .map((d) => d.toISOString().slice(0, 10));
+/** Mostly recent days, where the data is; now and then the first and the last day the schema takes. */
+function isoDate(schema: JsonSchema): fc.Arbitrary<string> {
+  const min = schema.formatMinimum ?? '2016-01-01';
+  const max = schema.formatMaximum ?? '2027-12-31';
+  const from = min > '2016-01-01' ? min : '2016-01-01';
+  const to = max < '2027-12-31' ? max : '2027-12-31';
+  const recent = fc
+    .date({ min: new Date(`${from}T00:00:00Z`), max: new Date(`${to}T00:00:00Z`), noInvalidDate: true })
+    .map((d) => d.toISOString().slice(0, 10));
+  return fc.oneof({ arbitrary: recent, weight: 8 }, { arbitrary: fc.constantFrom(min, max), weight: 1 });
+}
 
 /** Values the schema accepts, biased towards realistic ones so that handlers get past validation. */
 export function valid(schema: JsonSchema): fc.Arbitrary<unknown> {
@@ -38,7 +48,7 @@ export function valid(schema: JsonSchema): fc.Arbitrary<unknown> {
   const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
   switch (type) {
     case 'string': {
-      if (schema.format === 'date') return isoDate;
+      if (schema.format === 'date') return isoDate(schema);
       if (schema.format === 'date-time') return fc.date({ noInvalidDate: true }).map((d) => d.toISOString());
       if (schema.format === 'uuid') return fc.uuid();
       if (schema.pattern) return fc.stringMatching(new RegExp(schema.pattern));

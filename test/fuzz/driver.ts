@@ -7,7 +7,7 @@ import type { Database } from '../../src/db/connect.js';
 import type { TestApp } from '../support/app.js';
 import { invalidObject, invalidValue, ODD_PATH_SEGMENTS, valid, type JsonSchema } from './arbitraries.js';
 
-interface Parameter {
+export interface Parameter {
   name: string;
   in: 'path' | 'query' | 'header';
   required?: boolean;
@@ -44,6 +44,14 @@ export function routesOf(doc: { paths: Record<string, Record<string, Operation>>
 
 const jsonBody = (op: Operation) => op.requestBody?.content['application/json']?.schema;
 
+/** The URL of a route with these path and query values. */
+export function urlFor(route: Route, path: Record<string, unknown>, q: Record<string, unknown> = {}): string {
+  return fill(route.path, path) + query(q);
+}
+
+/** The route's JSON body schema, if it takes one. */
+export const bodySchemaOf = (route: Route) => jsonBody(route.op);
+
 function fill(path: string, values: Record<string, unknown>): string {
   return path.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(scalar(values[name] ?? 'x')));
 }
@@ -58,7 +66,7 @@ function query(values: Record<string, unknown>): string {
   return s ? `?${s}` : '';
 }
 
-function paramsObject(params: Parameter[], where: 'path' | 'query'): JsonSchema {
+export function paramsObject(params: Parameter[], where: 'path' | 'query'): JsonSchema {
   const ps = params.filter((p) => p.in === where);
   return {
     type: 'object',
@@ -116,11 +124,15 @@ export function requestsFor(route: Route): {
     );
   }
   if (Object.keys(querySchema.properties ?? {}).length > 0) {
-    const [name, schema] = fc.sample(fc.constantFrom(...Object.entries(querySchema.properties ?? {})), 1)[0]!;
+    // Any query parameter may be the broken one, not one picked once for the whole run.
     broken.push(
       fc
-        .tuple(valid(pathSchema), valid(querySchema), invalidValue(schema), validBody)
-        .map(([p, q, bad, b]) => build('invalid', p, { ...(q as object), [name]: bad }, b)),
+        .constantFrom(...Object.entries(querySchema.properties ?? {}))
+        .chain(([name, schema]) =>
+          fc
+            .tuple(valid(pathSchema), valid(querySchema), invalidValue(schema), validBody)
+            .map(([p, q, bad, b]) => build('invalid', p, { ...(q as object), [name]: bad }, b)),
+        ),
     );
   }
   if (body) {

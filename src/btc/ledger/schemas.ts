@@ -1,11 +1,12 @@
 import { Type, type Static } from 'typebox';
+import { Cursor, DAYS, Day as DayOf } from '../../http/types.js';
 import { CURRENCIES, EVENT_TYPES } from './events.js';
 
 const WalletType = Type.Union([Type.Literal('exchange'), Type.Literal('wallet')]);
 const Id = Type.Integer({ minimum: 1, maximum: 2 ** 53 - 1 });
 /** Wallet ids are SQL integers; a larger one is a 400, not a database error. */
 const WalletId = Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 });
-const Day = Type.String({ format: 'date', description: 'YYYY-MM-DD' });
+const Day = DayOf(DAYS.ledger);
 const Money = Type.Number({ description: 'fiat amount, exact in storage (numeric)' });
 
 export const IdParams = Type.Object({ id: Id });
@@ -71,7 +72,7 @@ export const EventQuery = Type.Object(
     from: Type.Optional(Day),
     to: Type.Optional(Day),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
-    cursor: Type.Optional(Type.String({ maxLength: 200 })),
+    cursor: Type.Optional(Cursor),
   },
   { additionalProperties: false },
 );

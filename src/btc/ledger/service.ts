@@ -1,5 +1,6 @@
 import type { AppContext } from '../../context.js';
 import { badRequest, conflict, HttpProblem, notFound, unprocessable } from '../../http/problem.js';
+import { DAYS, isDayIn } from '../../http/types.js';
 import { danishDate } from '../../shared/danish-time.js';
 import type { RatesService } from '../rates/service.js';
 import {
@@ -271,8 +272,9 @@ function decodeCursor(cursor: string): { occurred_at: string; id: number } {
       Array.isArray(v) &&
       v.length === 2 &&
       typeof v[0] === 'string' &&
-      /^\d{4}-\d{2}-\d{2}$/.test(v[0]) &&
-      Number.isSafeInteger(v[1])
+      isDayIn(DAYS.ledger, v[0]) &&
+      Number.isSafeInteger(v[1]) &&
+      (v[1] as number) >= 1
     )
       return { occurred_at: v[0], id: v[1] as number };
   } catch {

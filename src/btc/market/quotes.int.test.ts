@@ -140,7 +140,7 @@ describe('the quote poller', () => {
       strike.http.heal();
       const healed = ticker();
       await waitFor(() => ticker() >= healed + 2, 5_000, 'polls after the back-off');
-      const health = (await t.call('GET', '/health')).json().feeds.quote;
+      const health = (await t.call('GET', '/health', undefined, auth)).json().feeds.quote;
       expect(health).toMatchObject({ enabled: true, ok: true });
       expect(health.last_error).toMatch(/HTTP 429/);
     } finally {
@@ -154,7 +154,7 @@ describe('the quote poller', () => {
     try {
       const before = strike.http.requests.length;
       await t.startFeeds();
-      const health = (await t.call('GET', '/health')).json().feeds.quote;
+      const health = (await t.call('GET', '/health', undefined, auth)).json().feeds.quote;
       expect(health).toMatchObject({ enabled: false, detail: 'off: STRIKE_API_KEY is not set' });
       const res = await t.call('POST', '/api/quote', undefined, auth);
       expect(res.statusCode).toBe(503);

@@ -38,7 +38,7 @@ export function marketRoutes(app: App, market: MarketService): void {
         response: { 200: QuoteMessage, ...problems(401, 502, 503) },
       },
     },
-    async () => market.quoteNow(),
+    async (request) => market.quoteNow(request.signal),
   );
 
   app.get(

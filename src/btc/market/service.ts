@@ -3,6 +3,7 @@ import type WebSocket from 'ws';
 import type { AppContext } from '../../context.js';
 import { HttpProblem } from '../../http/problem.js';
 import { StrikeClient } from '../../providers/strike.js';
+import { untilAborted } from '../../shared/abort.js';
 import type { Leadership } from '../leadership.js';
 import type { RatesService } from '../rates/service.js';
 import * as repo from './repository.js';
@@ -135,8 +136,9 @@ export class MarketService {
     return quoteMessage(row);
   }
 
-  async quoteNow(): Promise<QuoteMessage> {
-    return quoteMessage(await this.quotes.quoteNow());
+  /** The quote is shared with concurrent callers and the poller; `signal` only stops this caller's wait. */
+  async quoteNow(signal?: AbortSignal): Promise<QuoteMessage> {
+    return quoteMessage(await untilAborted(this.quotes.quoteNow(), signal));
   }
 
   subscribePrice(socket: WebSocket): void {

@@ -138,7 +138,7 @@ describe('GET /api/currencies/:date', () => {
     async (date) => {
       const res = await t.call('GET', `/api/currencies/${date}`);
       expect(res.statusCode).toBe(400);
-      expect(res.json().detail).toMatch(/^date: /);
+      expect(res.json().detail).toMatch(/^params\.date: /);
       expect(fake.requests).toHaveLength(0);
     },
   );

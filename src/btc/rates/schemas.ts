@@ -1,7 +1,8 @@
 import { Type } from 'typebox';
+import { DAYS, Day } from '../../http/types.js';
 
 export const CurrencyParams = Type.Object({
-  date: Type.String({ description: 'YYYY-MM-DD; today (in Denmark) or a past day' }),
+  date: Day(DAYS.rates, 'today (in Denmark) or a past day'),
 });
 
 export const CurrencyRates = Type.Object({

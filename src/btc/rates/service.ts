@@ -3,6 +3,7 @@ import type { Db } from '../../db/schema.js';
 import { badRequest } from '../../http/problem.js';
 import type { FrankfurterClient } from '../../providers/frankfurter.js';
 import { ProviderError } from '../../providers/http.js';
+import { untilAborted } from '../../shared/abort.js';
 import type { Clock } from '../../shared/clock.js';
 import { danishDate, isCalendarDate } from '../../shared/danish-time.js';
 import * as repo from './repository.js';
@@ -68,30 +69,34 @@ export class Rates implements RatesService {
     return danishDate(this.deps.clock.now());
   }
 
-  /** Also refuses (400, naming `date`) a malformed day, a future one, and one before the ECB's first rates. */
+  /**
+   * Also refuses (400, naming `date`) a malformed day, a future one, and one before the ECB's
+   * first rates. The fetch is shared by every caller of the date and runs until shutdown;
+   * `signal` only stops this caller's wait.
+   */
   async forDate(date: string, signal?: AbortSignal): Promise<DailyRates> {
     this.checkDate(date);
     const stored = await repo.findByDate(this.deps.db, date);
     if (stored) return stored;
     let pending = this.inFlight.get(date);
     if (!pending) {
-      pending = this.fetchAndStore(date, signal).finally(() => this.inFlight.delete(date));
+      pending = this.fetchAndStore(date).finally(() => this.inFlight.delete(date));
       this.inFlight.set(date, pending);
     }
-    return pending;
+    return untilAborted(pending, signal);
   }
 
   /**
    * GET /api/currencies/:date. Today answers the latest stored record (fetched only when none
    * exists); a past day its stored record, or fetched and stored; a future day is bad input.
    */
-  async forRequest(date: string): Promise<DailyRates> {
+  async forRequest(date: string, signal?: AbortSignal): Promise<DailyRates> {
     this.checkDate(date);
     if (date === this.today()) {
       const latest = await repo.findLatest(this.deps.db);
       if (latest) return { ...latest, date };
     }
-    return this.forDate(date, this.deps.shutdown);
+    return this.forDate(date, signal);
   }
 
   private checkDate(date: string): void {
@@ -124,8 +129,11 @@ export class Rates implements RatesService {
     return stored;
   }
 
-  private async fetchAndStore(date: string, signal?: AbortSignal): Promise<DailyRates> {
-    const fetched = await this.deps.client.usdRates(date, { signal: signal ?? this.deps.shutdown });
+  private async fetchAndStore(date: string): Promise<DailyRates> {
+    // A caller whose first read raced the previous fetch's commit finds the record now.
+    const known = await repo.findByDate(this.deps.db, date);
+    if (known) return known;
+    const fetched = await this.deps.client.usdRates(date, { signal: this.deps.shutdown });
     if (fetched.rates_date > date)
       throw new ProviderError('frankfurter', `answered rates of ${fetched.rates_date} for ${date}`, {
         status: 200,

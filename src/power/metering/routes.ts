@@ -15,7 +15,7 @@ export function meteringRoutes(app: App, service: MeteringService) {
         response: { 200: SyncResult, ...problems(400, 401, 502, 503) },
       },
     },
-    async (request) => service.sync(request.query.date),
+    async (request) => service.sync(request.query.date, request.signal),
   );
 
   for (const [path, table, what] of [

@@ -1,9 +1,8 @@
 import { Type } from 'typebox';
-
-const DateParam = Type.String({ format: 'date', description: 'a Danish calendar date, YYYY-MM-DD' });
+import { DAYS, Day } from '../../http/types.js';
 
 export const SyncQuery = Type.Object({
-  date: Type.Optional({ ...DateParam, description: 'the day to sync; defaults to today in Denmark' }),
+  date: Type.Optional(Day(DAYS.metering, 'the Danish day to sync; defaults to today in Denmark')),
 });
 
 export const SyncResult = Type.Object({
@@ -18,7 +17,7 @@ export const SyncResult = Type.Object({
 });
 
 export const DayQuery = Type.Object({
-  date: Type.Optional({ ...DateParam, description: 'defaults to today in Denmark' }),
+  date: Type.Optional(Day(DAYS.metering, 'a Danish day; defaults to today in Denmark')),
 });
 
 export const EnergyRow = Type.Object({

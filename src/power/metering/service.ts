@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import type { EloverblikClient, MeteringPoint, TimeSeries } from '../../providers/eloverblik.js';
+import { either } from '../../shared/abort.js';
 import type { Clock } from '../../shared/clock.js';
 import { addDays, danishDate, danishDayBounds, toDanishIso } from '../../shared/danish-time.js';
 import * as repo from './repository.js';
@@ -53,14 +54,14 @@ export function meteringService(deps: MeteringDeps) {
      * (the embedded database has one connection); the writes happen in one transaction under
      * an advisory lock of the date, which re-checks, so concurrent syncs store everything once.
      */
-    async sync(date?: string): Promise<SyncResult> {
+    async sync(date?: string, request?: AbortSignal): Promise<SyncResult> {
       const today = danishDate(clock.now());
       const day = date ?? today;
       if (day >= addDays(today, -1)) return outcome(day, 'no data to fetch');
       const { start, end } = danishDayBounds(day);
       if (await repo.hasConsumptionBetween(db, start, end)) return outcome(day, 'already synced');
 
-      const signal = deps.shutdown;
+      const signal = deps.shutdown ? either(deps.shutdown, request) : request;
       const points = await client.meteringPoints(signal);
       const all = points.flatMap((p) => [{ id: p.id, type: p.type }, ...p.children]);
       const series = await client.timeSeries(
@@ -79,6 +80,8 @@ export function meteringService(deps: MeteringDeps) {
       const hasD07 = all.some((p) => p.type === CONSUMPTION_TYPE);
       const consumptionType = hasD07 ? CONSUMPTION_TYPE : 'E17';
 
+      // A request out of time writes nothing rather than something its caller never hears of.
+      signal?.throwIfAborted();
       return db.transaction().execute(async (trx) => {
         await repo.lockSyncDate(trx, day);
         if (await repo.hasConsumptionBetween(trx, start, end)) return outcome(day, 'already synced');

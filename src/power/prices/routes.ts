@@ -31,7 +31,7 @@ export function priceRoutes(app: App, service: PriceService, homePage: HomePage)
       },
     },
     async (request, reply) => {
-      return sendDay(reply, await service.elprice(request.query.date));
+      return sendDay(reply, await service.elprice(request.query.date, request.signal));
     },
   );
 
@@ -46,7 +46,7 @@ export function priceRoutes(app: App, service: PriceService, homePage: HomePage)
       },
     },
     async (request, reply) => {
-      return sendDay(reply, await service.prices(request.query.date, request.query.area));
+      return sendDay(reply, await service.prices(request.query.date, request.query.area, request.signal));
     },
   );
 

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
+import { DAYS, Day } from '../../http/types.js';
 
-const DATE = '^\\d{4}-\\d{2}-\\d{2}$';
 const Nullable = <T extends ReturnType<typeof Type.Number>>(t: T) => Type.Union([t, Type.Null()]);
 const Area = Type.Union([Type.Literal('DK1'), Type.Literal('DK2')]);
 const InstantDk = Type.String({
@@ -10,14 +10,14 @@ const InstantDk = Type.String({
 
 export const ElpriceQuery = Type.Object(
   {
-    date: Type.Optional(Type.String({ pattern: DATE, description: 'YYYY-MM-DD; default today in Denmark' })),
+    date: Type.Optional(Day(DAYS.prices, 'a Danish day; default today in Denmark')),
   },
   { additionalProperties: false },
 );
 
 export const PricesQuery = Type.Object(
   {
-    date: Type.Optional(Type.String({ pattern: DATE, description: 'YYYY-MM-DD; default today in Denmark' })),
+    date: Type.Optional(Day(DAYS.prices, 'a Danish day; default today in Denmark')),
     area: Type.Optional(Area),
   },
   { additionalProperties: false },

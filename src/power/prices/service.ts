@@ -2,6 +2,7 @@ import type { AppContext } from '../../context.js';
 import { badRequest } from '../../http/problem.js';
 import type { EnergiDataService } from '../../providers/energidataservice.js';
 import { ProviderError } from '../../providers/http.js';
+import { untilAborted } from '../../shared/abort.js';
 import {
   addDays,
   danishDate,
@@ -51,26 +52,31 @@ export class PriceService {
     return danishDate(this.ctx.clock.now());
   }
 
-  async elprice(date: string | undefined): Promise<SerializedDay> {
+  /** `signal` is the request's: its caller stops waiting for a fetch the day shares with others. */
+  async elprice(date: string | undefined, signal?: AbortSignal): Promise<SerializedDay> {
     // Only a valid date was ever cached, so a hit needs no further checking.
     const cached = date === undefined ? undefined : this.elpriceCache.get(date);
     if (cached) return cached;
     const day = this.checkDate(date);
     const known = this.elpriceCache.get(day);
     if (known) return known;
-    const answer = await this.readThrough(day, () => this.readElprices(day));
+    const answer = await this.readThrough(day, () => this.readElprices(day), signal);
     if (answer.complete) remember(this.elpriceCache, day, answer);
     return answer;
   }
 
-  async prices(date: string | undefined, area: string | undefined): Promise<SerializedDay> {
+  async prices(
+    date: string | undefined,
+    area: string | undefined,
+    signal?: AbortSignal,
+  ): Promise<SerializedDay> {
     const cached = date === undefined ? undefined : this.pricesCache.get(`${date}|${area ?? ''}`);
     if (cached) return cached;
     const day = this.checkDate(date);
     const key = `${day}|${area ?? ''}`;
     const known = this.pricesCache.get(key);
     if (known) return known;
-    const answer = await this.readThrough(day, () => this.readPrices(day, area));
+    const answer = await this.readThrough(day, () => this.readPrices(day, area), signal);
     if (answer.complete) remember(this.pricesCache, key, answer);
     return answer;
   }
@@ -125,6 +131,7 @@ export class PriceService {
   private async readThrough<T extends { complete: boolean; items: unknown[] }>(
     day: string,
     read: () => Promise<T>,
+    signal?: AbortSignal,
   ): Promise<SerializedDay> {
     let body = await read();
     if (!body.complete && day <= addDays(this.today(), 1)) {
@@ -133,7 +140,7 @@ export class PriceService {
       let error = recent ? last.error : null;
       if (!recent) {
         try {
-          await this.fetchOnce(day);
+          await untilAborted(this.fetchOnce(day), signal);
         } catch (e) {
           if (!(e instanceof ProviderError)) throw e;
           error = e;

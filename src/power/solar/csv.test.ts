@@ -37,6 +37,11 @@ describe('a solar CSV row', () => {
     expect(errorOf('2025-06-01T10:00:30Z')).toBe('timestamp: "2025-06-01T10:00:30Z" does not start an hour');
   });
 
+  it.each(['0000-06-01T10:00:00Z', '1999-12-31T23:00:00Z', '9999-06-01T10:00:00+02:00'])(
+    'dates: refuses %s, outside the days solar readings can carry',
+    (stamp) => expect(errorOf(stamp)).toMatch(/^timestamp: .* is not from 2000-01-01 to 2099-12-31$/),
+  );
+
   it('accepts 0 Hz from a sleeping inverter but not 30 Hz', () => {
     const r = rowAt('2025-06-01T01:00:00Z');
     r[5] = '0';

@@ -1,3 +1,4 @@
+import { DAYS, isDayIn } from '../../http/types.js';
 import type { SolarTable } from './tables.js';
 
 /** A reading column of the CSV: the decimals it may have and the range it must lie in. */
@@ -65,6 +66,8 @@ function parseInstant(stamp: string, line: number): Date {
       `timestamp: "${stamp}" is not an ISO 8601 instant with an offset (2025-06-01T13:00:00+02:00)`,
     );
   if (mm !== '00' || ss !== '00') throw new RowError(line, `timestamp: "${stamp}" does not start an hour`);
+  if (!isDayIn(DAYS.solar, date))
+    throw new RowError(line, `timestamp: "${stamp}" is not from ${DAYS.solar.min} to ${DAYS.solar.max}`);
   return at;
 }
 

@@ -1,9 +1,8 @@
 import { Type } from 'typebox';
+import { DAYS, Day } from '../../http/types.js';
 
 export const SolarQuery = Type.Object({
-  date: Type.Optional(
-    Type.String({ format: 'date', description: 'a Danish calendar date, YYYY-MM-DD; defaults to today' }),
-  ),
+  date: Type.Optional(Day(DAYS.solar, 'a Danish day; defaults to today')),
 });
 
 export const SolarReading = Type.Object({

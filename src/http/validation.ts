@@ -1,0 +1,139 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { FastifySchemaCompiler } from 'fastify';
+
+/**
+ * The request validator of every route: Ajv with the `date` formats and their
+ * `formatMinimum`/`formatMaximum` keywords, and three rules Fastify's defaults lack.
+ *
+ * 1. Query, path and header values are text, so they are coerced to the schema's types; but a
+ *    number must be written in plain decimal digits. Ajv's own coercion takes whatever
+ *    `Number()` takes (`Infinity`, `1e400`, `0x10`, ` 7`), and Ajv then skips the bounds of a
+ *    non-finite number, so `?limit=Infinity` reached SQL.
+ * 2. A JSON body is not coerced: JSON has its types, and coercing a money string through a
+ *    `number` branch would turn exact digits into a float.
+ * 3. Every integer is bounded by the safe-integer range even where its schema names no bound.
+ */
+type Part = 'body' | 'querystring' | 'params' | 'headers';
+
+// strictNumbers (Ajv's default, named so that no later option turns it off) refuses NaN and ±Infinity.
+const common = { useDefaults: true, removeAdditional: false, allErrors: false, strictNumbers: true } as const;
+
+function withFormats(ajv: Ajv): Ajv {
+  // ajv-formats is CommonJS; under ESM its plugin arrives as the default export's default.
+  (addFormats as unknown as { default: (a: Ajv) => void }).default(ajv);
+  return ajv;
+}
+
+export function validatorCompiler(): FastifySchemaCompiler<unknown> {
+  const coercing = withFormats(new Ajv({ ...common, coerceTypes: 'array' }));
+  const plain = withFormats(new Ajv({ ...common, coerceTypes: false }));
+  return ({ schema, httpPart }) => {
+    const part = (httpPart ?? 'body') as Part;
+    const prepared = boundIntegers(part === 'headers' ? lowerCaseNames(schema) : schema);
+    if (part === 'body') return plain.compile(prepared);
+    const validate = coercing.compile(prepared);
+    const numeric = numericProperties(prepared);
+    return numeric.length === 0 ? validate : strictNumbers(validate, numeric);
+  };
+}
+
+interface Schema {
+  type?: string | string[];
+  properties?: Record<string, Schema>;
+  required?: string[];
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+  minimum?: number;
+  maximum?: number;
+  [key: string]: unknown;
+}
+
+const INTEGER = /^-?\d+$/;
+const DECIMAL = /^-?\d+(\.\d+)?$/;
+
+function kindOf(schema: Schema | undefined): 'integer' | 'number' | null {
+  if (!schema) return null;
+  const types = [schema, ...(schema.anyOf ?? []), ...(schema.oneOf ?? [])].flatMap((s) =>
+    Array.isArray(s.type) ? s.type : [s.type],
+  );
+  // A value that may also be text is left as text; only a purely numeric parameter is coerced.
+  if (types.includes('string')) return null;
+  if (types.includes('number')) return 'number';
+  return types.includes('integer') ? 'integer' : null;
+}
+
+function numericProperties(schema: Schema): [string, 'integer' | 'number'][] {
+  return Object.entries(schema.properties ?? {}).flatMap(([name, s]) => {
+    const kind = kindOf(s);
+    return kind ? [[name, kind] as [string, 'integer' | 'number']] : [];
+  });
+}
+
+function wellWritten(value: string, kind: 'integer' | 'number'): boolean {
+  return (kind === 'integer' ? INTEGER : DECIMAL).test(value) && Number.isFinite(Number(value));
+}
+
+/** Refuses a number not written in decimal digits before Ajv's coercion can take it. */
+function strictNumbers(validate: ValidateFunction, numeric: [string, 'integer' | 'number'][]) {
+  const check = ((data: unknown, context?: unknown) => {
+    if (data !== null && typeof data === 'object') {
+      for (const [name, kind] of numeric) {
+        const v = (data as Record<string, unknown>)[name];
+        const texts = typeof v === 'string' ? [v] : Array.isArray(v) ? v : [];
+        if (texts.every((t) => typeof t !== 'string' || wellWritten(t, kind))) continue;
+        check.errors = [numberError(name, kind)];
+        return false;
+      }
+    }
+    const ok = (validate as (d: unknown, c?: unknown) => boolean)(data, context);
+    check.errors = validate.errors;
+    return ok;
+  }) as ValidateFunction;
+  // Fastify passes the parent object (so that defaults and coercion reach the request) only to
+  // functions that carry Ajv's schemaEnv.
+  Object.assign(check, { schemaEnv: validate.schemaEnv, schema: validate.schema });
+  return check;
+}
+
+function numberError(name: string, kind: 'integer' | 'number'): ErrorObject {
+  return {
+    instancePath: `/${name}`,
+    schemaPath: `#/properties/${name}/type`,
+    keyword: 'type',
+    params: { type: kind },
+    message:
+      kind === 'integer'
+        ? 'must be a whole number written in decimal digits'
+        : 'must be a finite number written in decimal digits',
+  };
+}
+
+/** A copy of the schema in which every integer lies within ±(2^53 − 1). */
+function boundIntegers(schema: unknown): Schema {
+  return walk(schema) as Schema;
+  function walk(node: unknown): unknown {
+    if (Array.isArray(node)) return node.map(walk);
+    if (node === null || typeof node !== 'object') return node;
+    const out: Schema = {};
+    for (const [k, v] of Object.entries(node)) out[k] = k === 'const' || k === 'enum' ? v : walk(v);
+    const types = Array.isArray(out.type) ? out.type : [out.type];
+    if (types.includes('integer')) {
+      out.minimum = Math.max(out.minimum ?? -Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER);
+      out.maximum = Math.min(out.maximum ?? Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
+    }
+    return out;
+  }
+}
+
+/** Node gives header names in lower case; the schema's names must match them. */
+function lowerCaseNames(schema: unknown): Schema {
+  const s = schema as Schema;
+  return {
+    ...s,
+    ...(s.properties && {
+      properties: Object.fromEntries(Object.entries(s.properties).map(([k, v]) => [k.toLowerCase(), v])),
+    }),
+    ...(s.required && { required: s.required.map((k) => k.toLowerCase()) }),
+  };
+}

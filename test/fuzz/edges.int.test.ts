@@ -1,0 +1,268 @@
+import fc from 'fast-check';
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAllFakes, type AllFakes } from '../fakes/all.js';
+import { startTestApp, type TestApp } from '../support/app.js';
+import { valid, type JsonSchema } from './arbitraries.js';
+import { bodySchemaOf, databaseDigest, paramsObject, routesOf, urlFor, type Route } from './driver.js';
+import {
+  HOSTILE_DAYS,
+  NEGATIVE_ZERO,
+  NUMBER_JSON,
+  NUMBER_TEXT,
+  dayAfter,
+  dayBefore,
+  isDate,
+  mustRefuseNumber,
+  tamperedCursors,
+  typeOf,
+} from './hostile.js';
+
+/**
+ * Every numeric, date and cursor parameter of every route (query, path and JSON body, found in
+ * the app's own OpenAPI document), sent each hostile value of its class. A refused value must be
+ * a 400 problem naming the parameter, and leave every table as it was; nothing may be a 5xx.
+ */
+const TOKEN = 'fuzz-token-0123456789abcdef';
+const SEED = 20261122;
+const STREAMS = /\/stream\//;
+
+let t: TestApp;
+let fakes: AllFakes;
+let routes: Route[];
+beforeAll(async () => {
+  const now = new Date('2026-07-03T10:00:00Z');
+  fakes = await startAllFakes({ now });
+  t = await startTestApp({ now: now.toISOString(), env: { ...fakes.env, API_TOKEN: TOKEN } });
+  routes = routesOf(t.app.swagger() as never, STREAMS);
+});
+afterAll(async () => {
+  await t.close();
+  await fakes.close();
+});
+
+interface Target {
+  route: Route;
+  where: 'path' | 'query' | 'body';
+  name: string;
+  schema: JsonSchema;
+}
+
+/** Every top-level parameter of every route that `pick` selects. */
+function targets(pick: (s: JsonSchema) => boolean): Target[] {
+  return routes.flatMap((route) => {
+    const params = route.op.parameters ?? [];
+    const body = bodySchemaOf(route);
+    return [
+      ...params
+        .filter((p) => (p.in === 'path' || p.in === 'query') && pick(p.schema))
+        .map((p) => ({ route, where: p.in as 'path' | 'query', name: p.name, schema: p.schema })),
+      ...Object.entries(body?.properties ?? {})
+        .filter(([, s]) => pick(s))
+        .map(([name, schema]) => ({ route, where: 'body' as const, name, schema })),
+    ];
+  });
+}
+
+const sample = <T>(a: fc.Arbitrary<T>): T => fc.sample(a, { seed: SEED, numRuns: 1 })[0]!;
+
+/** A valid request of the route with `raw` in place of one parameter (raw JSON text in a body). */
+function request(target: Target, raw: string) {
+  const { route, where, name } = target;
+  const params = route.op.parameters ?? [];
+  const path = sample(valid(paramsObject(params, 'path'))) as Record<string, unknown>;
+  const q = sample(valid(paramsObject(params, 'query'))) as Record<string, unknown>;
+  const bodySchema = bodySchemaOf(route);
+  const body = bodySchema ? (sample(valid(bodySchema)) as Record<string, unknown>) : undefined;
+  if (where === 'query') q[name] = raw;
+  let url = urlFor(route, path, q);
+  if (where === 'path') url = urlFor(route, { ...path, [name]: raw }, q);
+  let payload = body === undefined ? undefined : JSON.stringify(body);
+  if (where === 'body') payload = JSON.stringify({ ...body, [name]: '\u0000' }).replace('"\\u0000"', raw);
+  return { method: route.method as 'GET', url, payload };
+}
+
+function send(r: ReturnType<typeof request>): Promise<LightMyRequestResponse> {
+  return t.app.inject({
+    ...r,
+    headers: {
+      authorization: `Bearer ${TOKEN}`,
+      ...(r.payload === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+  });
+}
+
+const label = (x: Target) => `${x.route.method} ${x.route.path} ${x.where}.${x.name}`;
+const prefix = { path: 'params', query: 'querystring', body: 'body' } as const;
+
+/**
+ * Sends each value; those `refuse` marks must be a 400 problem naming the parameter, and none
+ * may be a 5xx or change a table. Returns what went wrong, so a run reports every defect at once.
+ */
+async function problemsOf(
+  target: Target,
+  values: string[],
+  refuse: (v: string) => boolean = () => true,
+): Promise<string[]> {
+  const found: string[] = [];
+  const before = await databaseDigest(t.db.database);
+  for (const value of values) {
+    const res = await send(request(target, value));
+    const what = `${label(target)} = ${JSON.stringify(value).slice(0, 40)} → ${res.statusCode} ${res.body.slice(0, 160)}`;
+    if (res.statusCode >= 500) found.push(`server error: ${what}`);
+    if (res.statusCode >= 500 || !refuse(value)) continue;
+    // The router refuses an overlong path parameter before any schema sees it.
+    const expected = target.where === 'path' && value.length > 100 ? 414 : 400;
+    if (res.statusCode !== expected) found.push(`not ${expected}: ${what}`);
+    else if (!String(res.headers['content-type']).includes('application/problem+json'))
+      found.push(`not problem+json: ${what}`);
+    else if (
+      expected === 400 &&
+      !res.json<{ detail: string }>().detail.includes(`${prefix[target.where]}.${target.name}`)
+    )
+      found.push(`detail does not name ${prefix[target.where]}.${target.name}: ${what}`);
+  }
+  if ((await databaseDigest(t.db.database)) !== before) found.push(`${label(target)} wrote to the database`);
+  return found;
+}
+
+describe('numbers: non-finite, overflowing, fractional and exponent forms are a 400 naming the parameter', () => {
+  const numeric = () => targets((s) => typeOf(s) !== null);
+
+  it('finds the numeric parameters of both services', () => {
+    const names = numeric().map(label);
+    for (const expected of [
+      'GET /api/exch-minute query.limit',
+      'GET /api/events query.limit',
+      'GET /api/events query.wallet',
+      'GET /api/wallets/{id} path.id',
+      'POST /api/events body.sats',
+    ])
+      expect(names).toContain(expected);
+  });
+
+  it('in the query and the path, written as text', async () => {
+    const found: string[] = [];
+    for (const target of numeric().filter((x) => x.where !== 'body'))
+      for (const [cls, values] of Object.entries(NUMBER_TEXT))
+        found.push(
+          ...(await problemsOf(target, [...values], (v) => mustRefuseNumber(target.schema, cls, v))),
+        );
+    expect(found).toEqual([]);
+  });
+
+  it('in JSON bodies, written as JSON numbers', async () => {
+    const found: string[] = [];
+    for (const target of numeric().filter((x) => x.where === 'body'))
+      for (const [cls, values] of Object.entries(NUMBER_JSON))
+        found.push(
+          ...(await problemsOf(target, [...values], (v) => mustRefuseNumber(target.schema, cls, v))),
+        );
+    expect(found).toEqual([]);
+  });
+
+  it('negative zero is zero: taken or refused, never a server error', async () => {
+    const found: string[] = [];
+    for (const target of numeric())
+      found.push(
+        ...(await problemsOf(target, target.where === 'body' ? ['-0', '-0.0'] : NEGATIVE_ZERO, () => false)),
+      );
+    expect(found).toEqual([]);
+  });
+});
+
+describe('dates: years 0000 and 9999, impossible days and days outside their range are a 400 naming the parameter', () => {
+  const dates = () => targets(isDate);
+
+  it('finds the date parameters of both services', () => {
+    const names = dates().map(label);
+    for (const expected of [
+      'GET /api/elprice query.date',
+      'GET /api/prices query.date',
+      'GET /api/events query.from',
+      'GET /api/deposits query.to',
+      'GET /api/production query.date',
+      'GET /api/solar query.date',
+      'POST /metering/sync query.date',
+      'GET /api/currencies/{date} path.date',
+      'POST /api/events body.occurred_at',
+    ])
+      expect(names).toContain(expected);
+  });
+
+  it('refuses every hostile day, and the days just outside the range the schema states', async () => {
+    const asJson = (x: Target, days: string[]) =>
+      x.where === 'body' ? days.map((d) => JSON.stringify(d)) : days;
+    const found: string[] = [];
+    for (const target of dates()) {
+      found.push(...(await problemsOf(target, asJson(target, Object.values(HOSTILE_DAYS).flat()))));
+      const { formatMinimum: min, formatMaximum: max } = target.schema;
+      if (!min || !max) found.push(`${label(target)} states no range of days`);
+      else found.push(...(await problemsOf(target, asJson(target, [dayBefore(min), dayAfter(max)]))));
+    }
+    expect(found).toEqual([]);
+  });
+
+  it('takes the first and the last day of the range without a server error', async () => {
+    const found: string[] = [];
+    for (const target of dates()) {
+      const { formatMinimum: min, formatMaximum: max } = target.schema;
+      const days = [min, max].filter((d) => d !== undefined);
+      for (const day of days) {
+        const res = await send(request(target, target.where === 'body' ? JSON.stringify(day) : day));
+        if (res.statusCode >= 500)
+          found.push(`${label(target)} = ${day} → ${res.statusCode} ${res.body.slice(0, 160)}`);
+      }
+    }
+    expect(found).toEqual([]);
+  });
+});
+
+describe('cursors: a tampered cursor is a 400 naming it, never a server error', () => {
+  it('tampers with a real cursor of every route that pages', async () => {
+    const wallet = await t.call(
+      'POST',
+      '/api/wallets',
+      { name: 'fuzz exchange', wallet_type: 'exchange' },
+      { authorization: `Bearer ${TOKEN}` },
+    );
+    expect(wallet.statusCode).toBe(201);
+    for (const day of ['2026-01-05', '2026-01-06', '2026-01-07']) {
+      const e = await t.call(
+        'POST',
+        '/api/events',
+        {
+          type: 'bank_to_exchange',
+          occurred_at: day,
+          wallet: wallet.json().id,
+          amount: '10.50',
+          currency: 'EUR',
+        },
+        { authorization: `Bearer ${TOKEN}` },
+      );
+      expect(e.statusCode, e.body).toBe(201);
+    }
+    const paging = targets((s) => s.type === 'string').filter(
+      (x) => x.where === 'query' && x.name === 'cursor',
+    );
+    expect(paging.map(label)).toContain('GET /api/events query.cursor');
+    const found: string[] = [];
+    for (const target of paging) {
+      const first = await t.call('GET', urlFor(target.route, {}, { limit: 1 }), undefined, {
+        authorization: `Bearer ${TOKEN}`,
+      });
+      const real = first.json<{ next_cursor: string | null }>().next_cursor;
+      expect(real, `${label(target)}: the first page gave no cursor`).toBeTypeOf('string');
+      const next = await t.call('GET', urlFor(target.route, {}, { limit: 1, cursor: real }), undefined, {
+        authorization: `Bearer ${TOKEN}`,
+      });
+      expect(next.statusCode, next.body).toBe(200);
+      const { mustRefuse, mayPass } = tamperedCursors(real!);
+      found.push(
+        ...(await problemsOf(target, mustRefuse)),
+        ...(await problemsOf(target, mayPass, () => false)),
+      );
+    }
+    expect(found).toEqual([]);
+  });
+});
