@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/support/app.js';
-import { btcFeatures } from '../btc/index.js';
+import { btcService } from '../btc/index.js';
+import { btcOnly } from '../../test/support/services.js';
 
 const TOKEN = 'auth-test-token-0123456789';
 const auth = { authorization: `Bearer ${TOKEN}` };
@@ -11,11 +12,11 @@ let proxied: TestApp;
 beforeAll(async () => {
   t = await startTestApp({
     env: { API_TOKEN: TOKEN, AUTH_FAILURE_LIMIT: '3' },
-    features: { btc: btcFeatures, power: [] },
+    services: btcOnly(btcService),
   });
   proxied = await startTestApp({
     env: { API_TOKEN: TOKEN, AUTH_FAILURE_LIMIT: '3', TRUST_PROXY: '127.0.0.1', WRITE_RATE_LIMIT: '2' },
-    features: { btc: btcFeatures, power: [] },
+    services: btcOnly(btcService),
     db: t.db,
   });
   const feed = t.ctx.health.feed('probe-feed');

@@ -1,7 +1,8 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/support/app.js';
-import { btcFeatures } from '../btc/index.js';
+import { btcService } from '../btc/index.js';
+import { btcOnly } from '../../test/support/services.js';
 
 /** Without API_TOKEN: what a web page elsewhere could make the user's browser send. */
 let open: TestApp;
@@ -11,11 +12,11 @@ const TOKEN = 'open-mode-test-token-0123';
 beforeAll(async () => {
   open = await startTestApp({
     env: { CORS_ORIGINS: 'https://dashboard.example' },
-    features: { btc: btcFeatures, power: [] },
+    services: btcOnly(btcService),
   });
   guarded = await startTestApp({
     env: { API_TOKEN: TOKEN },
-    features: { btc: btcFeatures, power: [] },
+    services: btcOnly(btcService),
     db: open.db,
   });
   base = await open.app.listen({ port: 0, host: '127.0.0.1' });

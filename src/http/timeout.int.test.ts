@@ -2,9 +2,8 @@ import { Type } from 'typebox';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startAllFakes, type AllFakes } from '../../test/fakes/all.js';
 import { startTestApp, type TestApp } from '../../test/support/app.js';
-import { btcFeatures } from '../btc/index.js';
-import type { FeatureFactory } from '../context.js';
-import { powerFeatures } from '../power/index.js';
+import { btcService } from '../btc/index.js';
+import type { Feature } from '../context.js';
 import { RequestTimeout } from './timeout.js';
 
 /**
@@ -16,7 +15,7 @@ const TOKEN = 'timeout-test-token-0123';
 const auth = { authorization: `Bearer ${TOKEN}` };
 
 let reason: unknown = null;
-const probe: FeatureFactory = () => ({
+const probe: Feature = {
   name: 'probe',
   routes(app) {
     app.post('/api/probe/wait', { schema: { body: Type.Object({ n: Type.Integer() }) } }, async (req) => {
@@ -28,7 +27,7 @@ const probe: FeatureFactory = () => ({
       );
     });
   },
-});
+};
 
 let fakes: AllFakes;
 let t: TestApp;
@@ -45,7 +44,7 @@ beforeAll(async () => {
       REQUEST_TIMEOUT_MS: '1000',
       PROVIDER_TIMEOUT_MS: '60000',
     },
-    features: { btc: [...btcFeatures, probe], power: powerFeatures },
+    services: { btc: (ctx) => [...btcService(ctx), probe] },
   });
   base = await t.app.listen({ port: 0, host: '127.0.0.1' });
 });

@@ -1,4 +1,5 @@
 import { Type, type TSchema } from 'typebox';
+import { DAYS, Day } from '../../http/types.js';
 
 const Nullable = <T extends TSchema>(t: T, options: { description?: string } = {}) =>
   Type.Union([t, Type.Null()], options);
@@ -24,11 +25,10 @@ const Sats = (description: string) => Type.Integer({ minimum: 0, description });
 export const PortfolioQuery = Type.Object(
   {
     at: Type.Optional(
-      Type.String({
-        format: 'date',
-        description:
-          'YYYY-MM-DD, from 2009-01-03 to today (Danish date): the portfolio after the events of that day, at its daily close',
-      }),
+      Day(
+        DAYS.ledger,
+        'the portfolio after the events of that day (at most today, Danish date), at its daily close',
+      ),
     ),
   },
   { additionalProperties: false },
