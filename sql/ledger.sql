@@ -421,7 +421,8 @@ from
   btc.events e
   join btc.ledger_rates r on r.date = e.occurred_at
 where
-  e.type = 'bank_to_exchange';
+  e.type = 'bank_to_exchange'
+  and true;
 
 -- src/btc/ledger/projections.ts insertAllRows (example 2)
 insert into
@@ -453,7 +454,8 @@ from
   btc.events e
   join btc.ledger_rates r on r.date = e.occurred_at
 where
-  e.type = 'exchange_to_wallet';
+  e.type = 'exchange_to_wallet'
+  and true;
 
 -- src/btc/ledger/projections.ts insertRowOf (example 1)
 insert into

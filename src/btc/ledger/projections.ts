@@ -3,27 +3,43 @@ import type { Db } from '../../db/schema.js';
 import { day } from './repository.js';
 import type { BuysTable, DepositsTable } from './tables.js';
 
+type Fiat = 'EUR' | 'DKK' | 'USD';
+
+/**
+ * An event's amount in `target`, with the stored rates of its own date (`r`), rounded to the
+ * cent once. The only place a ledger amount changes currency.
+ */
+function converted(target: Fiat): RawBuilder<unknown> {
+  const via: Record<Fiat, RawBuilder<unknown>> = {
+    EUR: sql`case e.currency when 'EUR' then e.amount when 'DKK' then e.amount / r.eur_dkk
+      else e.amount * r.usd_eur end`,
+    DKK: sql`case e.currency when 'DKK' then e.amount when 'EUR' then e.amount * r.eur_dkk
+      else e.amount * r.usd_dkk end`,
+    USD: sql`case e.currency when 'USD' then e.amount when 'EUR' then e.amount / r.usd_eur
+      else e.amount / r.usd_dkk end`,
+  };
+  return sql`round(${via[target]}, 2)`;
+}
+
 /**
  * The read tables as queries over the events: one SELECT per table, used both for the one row an
- * event change touches and for a whole rebuild, so the two can never disagree.
+ * event change touches and for a whole rebuild, so the two can never disagree. The caller passes
+ * the WHERE condition beside the event type.
  */
-const DEPOSIT_ROWS = sql`
-  select e.id, e.id as event_id, e.occurred_at, e.wallet, e.currency, e.amount,
-    round(case e.currency when 'EUR' then e.amount when 'DKK' then e.amount / r.eur_dkk
-      else e.amount * r.usd_eur end, 2) as amount_eur,
-    round(case e.currency when 'DKK' then e.amount when 'EUR' then e.amount * r.eur_dkk
-      else e.amount * r.usd_dkk end, 2) as amount_dkk,
-    round(case e.currency when 'USD' then e.amount when 'EUR' then e.amount / r.usd_eur
-      else e.amount / r.usd_dkk end, 2) as amount_usd
+function depositRows(where: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`select e.id, e.id as event_id, e.occurred_at, e.wallet, e.currency, e.amount,
+    ${converted('EUR')} as amount_eur, ${converted('DKK')} as amount_dkk,
+    ${converted('USD')} as amount_usd
   from btc.events e join btc.ledger_rates r on r.date = e.occurred_at
-  where e.type = 'bank_to_exchange'`;
+  where e.type = 'bank_to_exchange' and ${where}`;
+}
 
-const BUY_ROWS = sql`
-  select e.id, e.id as event_id, e.occurred_at, e.from_wallet as wallet, e.sats, e.fee_sats,
-    round(case e.currency when 'EUR' then e.amount when 'DKK' then e.amount / r.eur_dkk
-      else e.amount * r.usd_eur end, 2) as amount_eur
+function buyRows(where: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`select e.id, e.id as event_id, e.occurred_at, e.from_wallet as wallet, e.sats,
+    e.fee_sats, ${converted('EUR')} as amount_eur
   from btc.events e join btc.ledger_rates r on r.date = e.occurred_at
-  where e.type = 'exchange_to_wallet'`;
+  where e.type = 'exchange_to_wallet' and ${where}`;
+}
 
 const INSERT_DEPOSITS = sql`insert into btc.deposits
   (id, event_id, occurred_at, wallet, currency, amount, amount_eur, amount_dkk, amount_usd)`;
@@ -31,9 +47,12 @@ const INSERT_BUYS = sql`insert into btc.buys (id, event_id, occurred_at, wallet,
 
 export type ReadTable = 'deposits' | 'buys';
 
-const ROWS: Record<ReadTable, { insert: RawBuilder<unknown>; select: RawBuilder<unknown> }> = {
-  deposits: { insert: INSERT_DEPOSITS, select: DEPOSIT_ROWS },
-  buys: { insert: INSERT_BUYS, select: BUY_ROWS },
+const ROWS: Record<
+  ReadTable,
+  { insert: RawBuilder<unknown>; select: (where: RawBuilder<unknown>) => RawBuilder<unknown> }
+> = {
+  deposits: { insert: INSERT_DEPOSITS, select: depositRows },
+  buys: { insert: INSERT_BUYS, select: buyRows },
 };
 
 /**
@@ -55,7 +74,7 @@ export async function deleteAllRows(db: Db, table: ReadTable): Promise<void> {
 }
 
 export async function insertAllRows(db: Db, table: ReadTable): Promise<number> {
-  const r = await sql`${ROWS[table].insert} ${ROWS[table].select}`.execute(db);
+  const r = await sql`${ROWS[table].insert} ${ROWS[table].select(sql`true`)}`.execute(db);
   return Number(r.numAffectedRows ?? 0);
 }
 
@@ -64,7 +83,7 @@ export async function deleteRowOf(db: Db, table: ReadTable, eventId: number): Pr
 }
 
 export async function insertRowOf(db: Db, table: ReadTable, eventId: number): Promise<void> {
-  await sql`${ROWS[table].insert} ${ROWS[table].select} and e.id = ${eventId}`.execute(db);
+  await sql`${ROWS[table].insert} ${ROWS[table].select(sql`e.id = ${eventId}`)}`.execute(db);
 }
 
 export type DepositRow = Selectable<DepositsTable>;
