@@ -66,8 +66,28 @@ function buyBody(i: number) {
   });
 }
 
+/**
+ * Transfers between the cold wallets, dated inside the generated history: each takes sats out of
+ * a wallet that later events depend on, so the write checks that wallet's running balance.
+ */
+function transferBody(i: number) {
+  return JSON.stringify({
+    type: 'wallet_to_wallet',
+    occurred_at: `2021-0${(i % 9) + 1}-1${i % 10}`,
+    from_wallet: 4 + (i % 4),
+    to_wallet: 4 + ((i + 1) % 4),
+    sats: 1000,
+    fee_sats: 10,
+  });
+}
+
 /** Events per second through `url`, with `clients` posting back to back for `seconds`. */
-async function postRate(url: string, clients: number, seconds: number): Promise<number> {
+async function postRate(
+  url: string,
+  clients: number,
+  seconds: number,
+  body: (i: number) => string = buyBody,
+): Promise<number> {
   const until = performance.now() + seconds * 1000;
   let done = 0;
   let errors = 0;
@@ -77,7 +97,7 @@ async function postRate(url: string, clients: number, seconds: number): Promise<
         const res = await fetch(url, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
-          body: buyBody(i),
+          body: body(i),
         });
         await res.arrayBuffer();
         if (res.status === 201) done++;
@@ -175,6 +195,8 @@ async function run(url: string): Promise<BenchRow[]> {
     const seqBare = await postRate(`${baseline}/events`, 1, 4);
     const conBare = await postRate(`${baseline}/events`, 16, 4);
     const conApi = await postRate(`${subject}/api/events`, 16, 4);
+    const seqTransfer = await postRate(`${subject}/api/events`, 1, 4, transferBody);
+    const conTransfer = await postRate(`${subject}/api/events`, 16, 4, transferBody);
 
     const [walletsP50, bareP50] = await latencies(`${subject}/api/wallets`, `${baseline}/wallets`, 2000);
 
@@ -205,6 +227,20 @@ async function run(url: string): Promise<BenchRow[]> {
         name: 'POST /api/events, 16 clients',
         unit: 'events/s',
         value: conApi,
+        baselineName: 'bare route, one INSERT',
+        baseline: conBare,
+      }),
+      row({
+        name: 'POST /api/events transfer, 1 client',
+        unit: 'events/s',
+        value: seqTransfer,
+        baselineName: 'bare route, one INSERT',
+        baseline: seqBare,
+      }),
+      row({
+        name: 'POST /api/events transfer, 16 clients',
+        unit: 'events/s',
+        value: conTransfer,
         baselineName: 'bare route, one INSERT',
         baseline: conBare,
       }),

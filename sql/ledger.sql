@@ -75,6 +75,57 @@ where
     or "to_wallet" = $3
   );
 
+-- src/btc/ledger/repository.ts firstDayOutside
+with
+  before as (
+    select
+      coalesce(sum(delta), 0) as balance
+    from
+      btc.wallet_days
+    where
+      wallet = $1
+      and day < $2::date
+  )
+select
+  to_char(day, 'YYYY-MM-DD') as day,
+  lowest,
+  highest
+from
+  (
+    select
+      day,
+      start + low as lowest,
+      start + high as highest
+    from
+      (
+        select
+          day,
+          low,
+          high,
+          (
+            select
+              balance
+            from
+              before
+          ) + sum(delta) over (
+            order by
+              day
+          ) - delta as start
+        from
+          btc.wallet_days
+        where
+          wallet = $3
+          and day >= $4::date
+      ) d
+  ) x
+where
+  lowest < 0
+  or highest > $5
+order by
+  day
+limit
+  1;
+
 -- src/btc/ledger/repository.ts getEvent (example 1)
 select
   "id",
@@ -291,6 +342,130 @@ from
 where
   "id" = $1
 for share;
+
+-- src/btc/ledger/repository.ts rebuildWalletDays
+with
+  fresh as (
+    select
+      wallet,
+      day,
+      sum(delta) as delta,
+      least(0, min(running)) as low,
+      greatest(0, max(running)) as high
+    from
+      (
+        select
+          wallet,
+          day,
+          delta,
+          sum(delta) over (
+            partition by
+              wallet,
+              day
+            order by
+              id
+          ) as running
+        from
+          (
+            select
+              to_wallet as wallet,
+              occurred_at as day,
+              id,
+              sats as delta
+            from
+              btc.events
+            where
+              type <> 'bank_to_exchange'
+            union all
+            select
+              from_wallet,
+              occurred_at,
+              id,
+              - (sats + fee_sats)
+            from
+              btc.events
+            where
+              type = 'wallet_to_wallet'
+          ) moves
+      ) x
+    group by
+      wallet,
+      day
+  ),
+  gone as (
+    delete from btc.wallet_days w
+    where
+      not exists (
+        select
+          1
+        from
+          fresh f
+        where
+          f.wallet = w.wallet
+          and f.day = w.day
+      )
+  )
+insert into
+  btc.wallet_days (wallet, day, delta, low, high)
+select
+  wallet,
+  day,
+  delta,
+  low,
+  high
+from
+  fresh
+on conflict (wallet, day) do update
+set
+  delta = excluded.delta,
+  low = excluded.low,
+  high = excluded.high;
+
+-- src/btc/ledger/repository.ts refreshWalletDay
+insert into
+  btc.wallet_days (wallet, day, delta, low, high)
+select
+  $1,
+  $2::date,
+  coalesce(sum(delta), 0),
+  least(0, coalesce(min(running), 0)),
+  greatest(0, coalesce(max(running), 0))
+from
+  (
+    select
+      delta,
+      sum(delta) over (
+        order by
+          id
+      ) as running
+    from
+      (
+        select
+          id,
+          sats as delta
+        from
+          btc.events
+        where
+          to_wallet = $3
+          and occurred_at = $4::date
+          and type <> 'bank_to_exchange'
+        union all
+        select
+          id,
+          - (sats + fee_sats)
+        from
+          btc.events
+        where
+          from_wallet = $5
+          and occurred_at = $6::date
+          and type = 'wallet_to_wallet'
+      ) m
+  ) x
+on conflict (wallet, day) do update
+set
+  delta = excluded.delta,
+  low = excluded.low,
+  high = excluded.high;
 
 -- src/btc/ledger/repository.ts replaceEvent
 update "btc"."events"

@@ -52,6 +52,11 @@ export function problems(...statuses: number[]): Record<number, typeof Problem> 
   return Object.fromEntries(statuses.map((s) => [s, Problem]));
 }
 
+/** The one builder of a problem body, for answers sent now and answers stored for a replay. */
+export function problemBody(status: number, detail: string) {
+  return { type: 'about:blank', title: TITLES[status] ?? 'Error', status, detail };
+}
+
 export function sendProblem(
   reply: FastifyReply,
   status: number,
@@ -62,7 +67,7 @@ export function sendProblem(
     .code(status)
     .headers(headers)
     .type('application/problem+json')
-    .send({ type: 'about:blank', title: TITLES[status] ?? 'Error', status, detail });
+    .send(problemBody(status, detail));
 }
 
 /** Names the offending field: `querystring.date: must match format "date"`. */
@@ -83,6 +88,8 @@ function messageOf(keyword: string, params: Record<string, unknown>): string | n
   if (keyword === 'format' && params.format === 'date') return 'must be a calendar date YYYY-MM-DD';
   if (keyword === 'formatMinimum') return `must be a day on or after ${String(params.limit)}`;
   if (keyword === 'formatMaximum') return `must be a day on or before ${String(params.limit)}`;
+  if (keyword === 'x-exact-decimal')
+    return 'must be a positive decimal with at most 8 decimals: a string, or a number whose every digit a float keeps (at most 15 significant digits)';
   return null;
 }
 

@@ -52,3 +52,47 @@ export const Cursor = Type.String({
   pattern: '^[A-Za-z0-9_-]+$',
   description: 'next_cursor of the previous page, passed back unchanged',
 });
+
+/** The most decimals a fiat amount carries (a satoshi's worth of a bitcoin amount is 8 too). */
+export const AMOUNT_DECIMALS = 8;
+
+/**
+ * A positive decimal amount with at most 8 decimals, given as a JSON string (kept digit for
+ * digit) or as a JSON number that carries every digit exactly: its shortest text has at most 8
+ * decimals and at most 15 significant digits, which every double keeps, so no float altered it.
+ * The `x-exact-decimal` keyword of the validator checks what a pattern cannot (src/http/validation.ts).
+ */
+export function Amount(description = 'a positive decimal amount') {
+  return Type.Unsafe<string | number>({
+    anyOf: [
+      { type: 'string', pattern: '^(0|[1-9][0-9]{0,14})(\\.[0-9]{1,8})?$', maxLength: 24 },
+      { type: 'number', exclusiveMinimum: 0, maximum: 999_999_999_999_999 },
+    ],
+    'x-exact-decimal': AMOUNT_DECIMALS,
+    description: `${description}; > 0 with at most ${AMOUNT_DECIMALS} decimals, as a string (kept digit for digit) or a number of at most 15 significant digits`,
+  });
+}
+
+/** A fiat amount as answered: a decimal string, exact (SQL numeric), never a float. */
+export function Decimal(description = 'a fiat amount') {
+  return Type.String({
+    pattern: '^-?[0-9]+(\\.[0-9]+)?$',
+    description: `${description}; a decimal string, exact`,
+  });
+}
+
+/** Whether `value` is an amount `Amount` describes (positive, exact, at most `decimals` decimals). */
+export function isExactDecimal(value: unknown, decimals: number): boolean {
+  let text: string;
+  if (typeof value === 'string') text = value;
+  else if (typeof value === 'number' && Number.isFinite(value)) {
+    text = String(value);
+    const m = /^(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/.exec(text);
+    if (!m) return false;
+    const digits = `${m[1]}${m[2] ?? ''}`.replace(/^0+/, '').replace(/0+$/, '');
+    const places = (m[2]?.length ?? 0) - Number(m[3] ?? 0);
+    return value > 0 && digits.length <= 15 && places <= decimals;
+  } else return false;
+  const m = /^(0|[1-9]\d*)(?:\.(\d+))?$/.exec(text);
+  return m !== null && (m[2]?.length ?? 0) <= decimals && /[1-9]/.test(text);
+}

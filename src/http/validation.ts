@@ -1,6 +1,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
+import { isExactDecimal } from './types.js';
 
 /**
  * The request validator of every route: Ajv with the `date` formats and their
@@ -13,6 +14,8 @@ import type { FastifySchemaCompiler } from 'fastify';
  * 2. A JSON body is not coerced: JSON has its types, and coercing a money string through a
  *    `number` branch would turn exact digits into a float.
  * 3. Every integer is bounded by the safe-integer range even where its schema names no bound.
+ * 4. `x-exact-decimal: n` (the `Amount` type) takes a positive decimal of at most n decimals, as
+ *    text or as a number that a float did not alter (see isExactDecimal).
  */
 type Part = 'body' | 'querystring' | 'params' | 'headers';
 
@@ -22,6 +25,11 @@ const common = { useDefaults: true, removeAdditional: false, allErrors: false, s
 function withFormats(ajv: Ajv): Ajv {
   // ajv-formats is CommonJS; under ESM its plugin arrives as the default export's default.
   (addFormats as unknown as { default: (a: Ajv) => void }).default(ajv);
+  ajv.addKeyword({
+    keyword: 'x-exact-decimal',
+    schemaType: 'number',
+    validate: (decimals: number, data: unknown) => isExactDecimal(data, decimals),
+  });
   return ajv;
 }
 

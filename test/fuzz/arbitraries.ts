@@ -25,6 +25,7 @@ export interface JsonSchema {
   maxItems?: number;
   default?: unknown;
   $ref?: string;
+  'x-exact-decimal'?: number;
 }
 
 /** Mostly recent days, where the data is; now and then the first and the last day the schema takes. */

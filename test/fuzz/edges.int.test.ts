@@ -6,7 +6,10 @@ import { startTestApp, type TestApp } from '../support/app.js';
 import { valid, type JsonSchema } from './arbitraries.js';
 import { bodySchemaOf, databaseDigest, paramsObject, routesOf, urlFor, type Route } from './driver.js';
 import {
+  EXACT_MONEY_JSON,
   HOSTILE_DAYS,
+  MONEY_JSON,
+  isMoney,
   NEGATIVE_ZERO,
   NUMBER_JSON,
   NUMBER_TEXT,
@@ -167,6 +170,25 @@ describe('numbers: non-finite, overflowing, fractional and exponent forms are a 
       found.push(
         ...(await problemsOf(target, target.where === 'body' ? ['-0', '-0.0'] : NEGATIVE_ZERO, () => false)),
       );
+    expect(found).toEqual([]);
+  });
+});
+
+describe('money: a value a float would alter, or that is no positive decimal of at most 8 decimals, is a 400 naming the field', () => {
+  const money = () => targets(isMoney);
+
+  it('finds the money fields of the ledger', () => {
+    const names = money().map(label);
+    for (const expected of ['POST /api/events body.amount', 'PUT /api/events/{id} body.amount'])
+      expect(names).toContain(expected);
+  });
+
+  it('refuses every hostile amount, and takes or refuses the exact ones without a server error', async () => {
+    const found: string[] = [];
+    for (const target of money()) {
+      for (const values of Object.values(MONEY_JSON)) found.push(...(await problemsOf(target, [...values])));
+      found.push(...(await problemsOf(target, EXACT_MONEY_JSON, () => false)));
+    }
     expect(found).toEqual([]);
   });
 });

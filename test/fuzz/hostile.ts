@@ -27,6 +27,41 @@ export const NUMBER_JSON = {
   fractional: ['1.5', '0.5', '1e-7'],
 } as const;
 
+/**
+ * Money in a JSON body, as raw JSON text, by class: every one must be refused by a field that
+ * keeps money exactly (the `Amount` type, `x-exact-decimal`). The float-altered ones are JSON
+ * numbers whose digits JSON.parse cannot keep: a field that took them would store other digits.
+ */
+export const MONEY_JSON = {
+  'float-altered': [
+    '0.30000000000000004',
+    '123456789.123456789',
+    '9007199254740993',
+    '1234567890.1234567',
+    '0.1234567890123456789',
+    '100000000000000.01',
+  ],
+  'too many decimals': ['1.123456789', '"1.123456789"', '1e-9', '"0.000000001"'],
+  'not positive': ['0', '-1', '-0', '"0"', '"0.00"', '"-1"', '-0.5'],
+  'not a decimal': ['"1e3"', '"0x10"', '"Infinity"', '"NaN"', '" 5"', '"5."', '".5"', '""', '"5,5"', '1e400'],
+  'other JSON types': ['true', 'false', 'null', '[5]', '["5"]', '{"v":5}'],
+} as const;
+
+/** Money a float keeps exactly, as raw JSON text: may be taken (or refused for another reason), never a 5xx. */
+export const EXACT_MONEY_JSON = [
+  '5',
+  '"5"',
+  '0.1',
+  '1e-7',
+  '"0.00000001"',
+  '123456789012.345',
+  '"123456789012345.12345678"',
+];
+
+export function isMoney(schema: JsonSchema): boolean {
+  return schema['x-exact-decimal'] !== undefined;
+}
+
 /** Integer-typed schemas refuse fractions; number-typed ones may take them. */
 export function mustRefuseNumber(schema: JsonSchema, cls: string, value: string): boolean {
   if (cls !== 'fractional') return cls !== 'overflowing' || outOfRange(schema, Number(value));

@@ -1,9 +1,10 @@
 import { sql } from 'kysely';
+import { rebuildWalletDays } from '../../src/btc/ledger/repository.js';
 import type { Database } from '../../src/db/connect.js';
 
 /**
  * `count` valid ledger events made in SQL (fast enough for a million), the rates of their dates,
- * and wallet balances that match them; the read tables are left for a rebuild to fill.
+ * and wallet balances and days that match them; the read tables are left for a rebuild to fill.
  * Seeded wallets: 1–3 exchanges, 4–7 cold wallets. Thirds: deposits, buys into cold wallet
  * 4 + i mod 4, transfers of 1,000 sats (fee 10) on to the next cold wallet.
  */
@@ -39,6 +40,7 @@ export async function generateEvents(
         union all
         select from_wallet, -(sats + fee_sats) from btc.events where type = 'wallet_to_wallet'
       ) x where x.id = w.id), 0)`.execute(db);
+  await rebuildWalletDays(db);
 }
 
 /** A fingerprint of a read table's rows, to compare tables without moving them into JS. */

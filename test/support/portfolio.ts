@@ -81,7 +81,7 @@ export async function startPortfolioApp() {
       fake.heal();
       t.clock.set(NOW);
       const db = t.db.database.db;
-      await sql`truncate btc.events, btc.deposits, btc.buys, btc.idempotency_keys, btc.spot_prices, btc.candles_day`.execute(
+      await sql`truncate btc.events, btc.wallet_days, btc.deposits, btc.buys, btc.idempotency_keys, btc.spot_prices, btc.candles_day`.execute(
         db,
       );
       await sql`update btc.wallets set balance = 0`.execute(db);

@@ -1,12 +1,19 @@
 /**
- * The ledger's rules, pure (decide/evolve in the Emmett style): no database, no clock. The
- * service loads the state, asks `decide`, and persists what it answers in one transaction.
+ * The ledger's rules, pure (decide in the Emmett style): no database, no clock, no HTTP. The
+ * service loads the wallets an event names, asks `decide`, and applies the balance changes it
+ * answers; a refusal is a domain violation, which only the routes turn into a status code.
+ * Shapes (types, bounds, formats, the amount's digits) are the schema's; the rules here are
+ * those that need the ledger: which wallets exist and what they are, and what each type carries.
  */
+import { Big } from 'big.js';
 
 export const EVENT_TYPES = ['bank_to_exchange', 'exchange_to_wallet', 'wallet_to_wallet'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 export const CURRENCIES = ['EUR', 'DKK', 'USD'] as const;
 export type Currency = (typeof CURRENCIES)[number];
+
+/** 21 million BTC in sats: no event, and no balance on any date, holds more (so every sum stays below 2^53). */
+export const MAX_SATS = 2_100_000_000_000_000;
 
 export type EventData =
   | { type: 'bank_to_exchange'; occurred_at: string; wallet: number; amount: string; currency: Currency }
@@ -38,25 +45,46 @@ export interface WalletState {
   balance: number;
 }
 
-/** The wallets an event names, with their balances. */
+/** The wallets an event names, and today's date in Denmark (no event is dated after it). */
 export interface LedgerState {
   wallets: ReadonlyMap<number, WalletState>;
+  today: string;
 }
 
-export type Command =
+export type LedgerCommand =
   | { kind: 'create'; event: EventData }
   | { kind: 'replace'; previous: LedgerEvent; event: EventData }
   | { kind: 'delete'; previous: LedgerEvent };
 
-/** What happened to the ledger: an event entered it or left it (a replace is both). */
-export type Change = { kind: 'recorded'; event: EventData } | { kind: 'withdrawn'; event: EventData };
+/** Why the ledger refuses a change, in its own words. */
+export type Violation =
+  | { kind: 'field_not_allowed'; field: string; type: EventType }
+  | { kind: 'field_required'; field: string; type: EventType }
+  | { kind: 'unknown_wallet'; field: string; wallet: number }
+  | { kind: 'not_an_exchange'; field: string; wallet: number; name: string }
+  | { kind: 'same_wallet' }
+  | { kind: 'too_many_sats_in_event'; sats: number }
+  | { kind: 'future_date'; date: string; today: string }
+  | { kind: 'no_event'; id: number }
+  /** An Idempotency-Key already answered a different event. */
+  | { kind: 'key_reused'; key: string }
+  /** The wallet's running balance would fall below zero, first on `date`, by `shortfall` sats. */
+  | { kind: 'overdraft'; wallet: number; name: string; date: string; shortfall: number }
+  /** The wallet's running balance would rise above MAX_SATS, first on `date`. */
+  | { kind: 'balance_too_large'; wallet: number; name: string; date: string };
 
-export interface Violation {
-  status: 400 | 409 | 422;
-  detail: string;
+/**
+ * What a change does to the balances: each wallet's net change, and for each wallet whose
+ * running balance moves, the first day it moves on (from which the history must be checked),
+ * and every (wallet, day) whose own events change.
+ */
+export interface BalanceChanges {
+  deltas: Map<number, number>;
+  from: Map<number, string>;
+  days: { wallet: number; day: string }[];
 }
 
-export type Decision = { ok: true; changes: Change[] } | { ok: false; violation: Violation };
+export type Decision = { ok: true; changes: BalanceChanges } | { ok: false; violation: Violation };
 
 const FIELDS: Record<EventType, readonly string[]> = {
   bank_to_exchange: ['wallet', 'amount', 'currency'],
@@ -64,48 +92,27 @@ const FIELDS: Record<EventType, readonly string[]> = {
   wallet_to_wallet: ['from_wallet', 'to_wallet', 'sats', 'fee_sats'],
 };
 const OPTIONAL_FIELDS = ['wallet', 'from_wallet', 'to_wallet', 'sats', 'fee_sats', 'amount', 'currency'];
-const DECIMAL = /^\d{1,15}(\.\d{1,8})?$/;
 
-/** The request body checked against its type: which fields it must and may carry, and their values. */
+/**
+ * A body the schema took, as the event of its type: which fields the type carries. The amount
+ * is kept as its exact decimal text (the schema let through only numbers whose digits a float
+ * kept, so a number's shortest text is its value).
+ */
 export function parseEvent(body: Record<string, unknown>): EventData | Violation {
   const type = body.type as EventType;
   const allowed = FIELDS[type];
   for (const field of OPTIONAL_FIELDS) {
     const present = body[field] !== undefined && body[field] !== null;
-    if (present && !allowed.includes(field))
-      return { status: 400, detail: `body.${field}: not a field of a ${type} event` };
-    if (!present && allowed.includes(field))
-      return { status: 400, detail: `body.${field}: required for a ${type} event` };
+    if (present && !allowed.includes(field)) return { kind: 'field_not_allowed', field, type };
+    if (!present && allowed.includes(field)) return { kind: 'field_required', field, type };
   }
-  for (const field of ['wallet', 'from_wallet', 'to_wallet', 'sats'] as const) {
-    const v = body[field];
-    if (v !== undefined && !(Number.isSafeInteger(v) && (v as number) > 0))
-      return { status: 400, detail: `body.${field}: must be a positive integer` };
-  }
-  if (body.fee_sats !== undefined && !(Number.isSafeInteger(body.fee_sats) && (body.fee_sats as number) >= 0))
-    return { status: 400, detail: 'body.fee_sats: must be an integer of at least 0' };
-  let amount: string | undefined;
-  if (body.amount !== undefined) {
-    amount =
-      typeof body.amount === 'number'
-        ? String(body.amount)
-        : typeof body.amount === 'string'
-          ? body.amount
-          : '';
-    if (!DECIMAL.test(amount) || !/[1-9]/.test(amount))
-      return {
-        status: 400,
-        detail: `body.amount: must be a positive decimal, not ${JSON.stringify(body.amount)}`,
-      };
-  }
-  if (body.currency !== undefined && !CURRENCIES.includes(body.currency as Currency))
-    return { status: 400, detail: `body.currency: must be one of ${CURRENCIES.join(', ')}` };
   const occurred_at = body.occurred_at as string;
   const n = (k: string) => body[k] as number;
   const currency = body.currency as Currency;
+  const amount = body.amount === undefined ? '' : decimalText(body.amount as string | number);
   switch (type) {
     case 'bank_to_exchange':
-      return { type, occurred_at, wallet: n('wallet'), amount: amount!, currency };
+      return { type, occurred_at, wallet: n('wallet'), amount, currency };
     case 'exchange_to_wallet':
       return {
         type,
@@ -114,7 +121,7 @@ export function parseEvent(body: Record<string, unknown>): EventData | Violation
         to_wallet: n('to_wallet'),
         sats: n('sats'),
         fee_sats: n('fee_sats'),
-        amount: amount!,
+        amount,
         currency,
       };
     case 'wallet_to_wallet':
@@ -129,8 +136,13 @@ export function parseEvent(body: Record<string, unknown>): EventData | Violation
   }
 }
 
-export function isViolation(x: unknown): x is Violation {
-  return typeof x === 'object' && x !== null && 'status' in x && 'detail' in x;
+/** A string as given; a number as its plain decimal text (1e-7 is 0.0000001). */
+export function decimalText(v: string | number): string {
+  return typeof v === 'string' ? v : new Big(v).toFixed();
+}
+
+export function isViolation(x: EventData | Violation): x is Violation {
+  return 'kind' in x;
 }
 
 /** The wallets an event names, for loading (and locking) the state `decide` needs. */
@@ -150,47 +162,67 @@ export function effects(event: EventData): Map<number, number> {
   return out;
 }
 
-export function evolve(state: LedgerState, change: Change): LedgerState {
-  const sign = change.kind === 'recorded' ? 1 : -1;
-  const wallets = new Map(state.wallets);
-  for (const [id, delta] of effects(change.event)) {
-    const w = wallets.get(id);
-    if (w) wallets.set(id, { ...w, balance: w.balance + sign * delta });
-  }
-  return { wallets };
+/** The wallets whose balance a command moves, for locking them FOR UPDATE rather than FOR SHARE. */
+export function movedWallets(command: LedgerCommand): Set<number> {
+  return new Set(involved(command).flatMap(({ event }) => [...effects(event).keys()]));
 }
 
-export function decide(command: Command, state: LedgerState): Decision {
+function involved(command: LedgerCommand): { event: EventData; sign: 1 | -1 }[] {
+  const out: { event: EventData; sign: 1 | -1 }[] = [];
+  if (command.kind !== 'create') out.push({ event: command.previous, sign: -1 });
+  if (command.kind !== 'delete') out.push({ event: command.event, sign: 1 });
+  return out;
+}
+
+/**
+ * The domain rules of one change: the wallets it names exist and are of the kind its type asks,
+ * a transfer moves between two wallets, no event carries more than MAX_SATS. It answers the
+ * balance changes; whether the running balances stay within 0 and MAX_SATS on every date is
+ * judged over the history after they are applied (see `historyViolation`).
+ */
+export function decide(command: LedgerCommand, state: LedgerState): Decision {
   if (command.kind !== 'delete') {
-    const wrong = checkWallets(command.event, state);
+    const wrong = checkEvent(command.event, state);
     if (wrong) return { ok: false, violation: wrong };
   }
-  const changes: Change[] =
-    command.kind === 'create'
-      ? [{ kind: 'recorded', event: command.event }]
-      : command.kind === 'replace'
-        ? [
-            { kind: 'withdrawn', event: command.previous },
-            { kind: 'recorded', event: command.event },
-          ]
-        : [{ kind: 'withdrawn', event: command.previous }];
-  const after = changes.reduce(evolve, state);
-  for (const [id, w] of after.wallets) {
-    if (w.balance < 0) {
-      const before = state.wallets.get(id)?.balance ?? 0;
-      return {
-        ok: false,
-        violation: {
-          status: 409,
-          detail: `wallet ${id} (${w.name}) would be ${-w.balance} sats below zero: it holds ${before} sats and the change takes ${before - w.balance}`,
-        },
-      };
+  const changes: BalanceChanges = { deltas: new Map(), from: new Map(), days: [] };
+  for (const { event, sign } of involved(command))
+    for (const [wallet, delta] of effects(event)) {
+      changes.deltas.set(wallet, (changes.deltas.get(wallet) ?? 0) + sign * delta);
+      const first = changes.from.get(wallet);
+      if (first === undefined || event.occurred_at < first) changes.from.set(wallet, event.occurred_at);
+      if (!changes.days.some((d) => d.wallet === wallet && d.day === event.occurred_at))
+        changes.days.push({ wallet, day: event.occurred_at });
     }
-  }
   return { ok: true, changes };
 }
 
-function checkWallets(event: EventData, state: LedgerState): Violation | null {
+/** The lowest and highest running balance of a wallet on a day, as the history check finds them. */
+export interface DayExtremes {
+  day: string;
+  lowest: number;
+  highest: number;
+}
+
+/** The violation of the first day (found by the history check) whose running balance leaves [0, MAX_SATS]. */
+export function historyViolation(wallet: WalletState, first: DayExtremes | undefined): Violation | null {
+  if (!first) return null;
+  if (first.lowest < 0)
+    return {
+      kind: 'overdraft',
+      wallet: wallet.id,
+      name: wallet.name,
+      date: first.day,
+      shortfall: -first.lowest,
+    };
+  if (first.highest > MAX_SATS)
+    return { kind: 'balance_too_large', wallet: wallet.id, name: wallet.name, date: first.day };
+  return null;
+}
+
+function checkEvent(event: EventData, state: LedgerState): Violation | null {
+  if (event.occurred_at > state.today)
+    return { kind: 'future_date', date: event.occurred_at, today: state.today };
   const roles: [string, number, boolean][] =
     event.type === 'bank_to_exchange'
       ? [['wallet', event.wallet, true]]
@@ -200,11 +232,13 @@ function checkWallets(event: EventData, state: LedgerState): Violation | null {
         ];
   for (const [field, id, mustBeExchange] of roles) {
     const w = state.wallets.get(id);
-    if (!w) return { status: 422, detail: `body.${field}: there is no wallet ${id}` };
+    if (!w) return { kind: 'unknown_wallet', field, wallet: id };
     if (mustBeExchange && w.wallet_type !== 'exchange')
-      return { status: 422, detail: `body.${field}: wallet ${id} (${w.name}) is not an exchange` };
+      return { kind: 'not_an_exchange', field, wallet: id, name: w.name };
   }
   if (event.type === 'wallet_to_wallet' && event.from_wallet === event.to_wallet)
-    return { status: 422, detail: 'body.to_wallet: a transfer needs two different wallets' };
+    return { kind: 'same_wallet' };
+  if (event.type !== 'bank_to_exchange' && event.sats + event.fee_sats > MAX_SATS)
+    return { kind: 'too_many_sats_in_event', sats: event.sats + event.fee_sats };
   return null;
 }

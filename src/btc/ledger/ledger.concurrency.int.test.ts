@@ -1,3 +1,4 @@
+import { Big } from 'big.js';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { downRates, fakeRates, ratesFor } from '../../../test/fakes/rates.js';
@@ -145,6 +146,8 @@ describe('with the rates provider down', () => {
     );
     expect(res.statusCode).toBe(201);
     const deposit = (await down.call('GET', '/api/deposits?from=2026-02-01&to=2026-02-01')).json();
-    expect(deposit[0].amount_eur).toBe(Number((100 * Number(ratesFor('2026-02-01').usd_eur)).toFixed(2)));
+    expect(deposit[0].amount_eur).toBe(
+      new Big(100).times(ratesFor('2026-02-01').usd_eur).round(2).toFixed(2),
+    );
   });
 });

@@ -1,3 +1,4 @@
+import { Big } from 'big.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeRates, ratesFor } from '../../../test/fakes/rates.js';
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
@@ -87,7 +88,11 @@ describe('events', () => {
       currency: 'DKK',
     });
     expect(res.statusCode).toBe(201);
-    expect(res.json()).toMatchObject({ type: 'bank_to_exchange', occurred_at: '2026-03-14', amount: 1000.5 });
+    expect(res.json()).toMatchObject({
+      type: 'bank_to_exchange',
+      occurred_at: '2026-03-14',
+      amount: '1000.50',
+    });
     expect(asked).toContain('2026-03-14');
     const r = ratesFor('2026-03-14');
     const deposit = (await get('/api/deposits?from=2026-03-14&to=2026-03-14'))[0];
@@ -95,13 +100,14 @@ describe('events', () => {
       event_id: res.json().id,
       wallet: exchange,
       currency: 'DKK',
-      amount: 1000.5,
+      amount: '1000.50',
     });
-    expect(deposit.amount_eur).toBeCloseTo(1000.5 / Number(r.eur_dkk), 2);
-    expect(deposit.amount_usd).toBeCloseTo(1000.5 / Number(r.usd_dkk), 2);
-    expect(deposit.amount_dkk).toBe(1000.5);
+    // Every fiat amount is answered as an exact decimal string.
+    expect(deposit.amount_eur).toBe(new Big('1000.50').div(r.eur_dkk).round(2).toFixed(2));
+    expect(deposit.amount_usd).toBe(new Big('1000.50').div(r.usd_dkk).round(2).toFixed(2));
+    expect(deposit.amount_dkk).toBe('1000.50');
     const totals = await get('/api/deposits/totals');
-    expect(totals).toContainEqual({ wallet: exchange, currency: 'DKK', amount: 1000.5 });
+    expect(totals).toContainEqual({ wallet: exchange, currency: 'DKK', amount: '1000.50' });
   });
 
   it('validates each type: exchange required, positive sats, known currency, real date, own fields', async () => {
@@ -258,7 +264,7 @@ describe('events', () => {
         wallet: exchange,
         sats: 150_000,
         fee_sats: 500,
-        amount_eur: Number((80 * Number(ratesFor('2026-04-01').usd_eur)).toFixed(2)),
+        amount_eur: new Big(80).times(ratesFor('2026-04-01').usd_eur).round(2).toFixed(2),
       },
     ]);
     expect((await t.call('DELETE', `/api/events/${move.json().id}`, undefined, auth)).statusCode).toBe(204);

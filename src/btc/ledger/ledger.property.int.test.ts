@@ -92,9 +92,26 @@ function modelBalances(events: Iterable<Body>): Map<number, number> {
   return b;
 }
 
+/** Whether some wallet's running balance, by occurred_at and then id, is ever below zero. */
+function everNegative(events: Map<number, Body>): boolean {
+  const ordered = [...events].sort(([i, a], [j, b]) =>
+    a.occurred_at === b.occurred_at ? i - j : (a.occurred_at as string) < (b.occurred_at as string) ? -1 : 1,
+  );
+  const running = new Map<number, number>();
+  for (const [, e] of ordered)
+    for (const [w, d] of modelBalances([e])) {
+      running.set(w, (running.get(w) ?? 0) + d);
+      if (running.get(w)! < 0) return true;
+    }
+  return false;
+}
+
+/** A new event's id: larger than every id given out so far. */
+const NEXT_ID = Number.MAX_SAFE_INTEGER;
+
 const expectedStatus = (events: Map<number, Body>, okStatus: number, body?: Body) => {
   if (body?.type === 'wallet_to_wallet' && body.from_wallet === body.to_wallet) return 422;
-  return [...modelBalances(events.values()).values()].some((v) => v < 0) ? 409 : okStatus;
+  return everNegative(events) ? 409 : okStatus;
 };
 
 async function readTables() {
@@ -105,10 +122,10 @@ async function readTables() {
 }
 
 describe('the ledger under random sequences of changes', () => {
-  it('keeps balances, read tables and idempotent answers true to the events', async () => {
+  it('issue 11 item 4, history never goes negative: keeps every running balance ≥ 0 on every date, and balances, read tables and idempotent answers true to the events', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(command, { minLength: 1, maxLength: 25 }), async (cmds) => {
-        await sql`truncate btc.events, btc.deposits, btc.buys, btc.idempotency_keys`.execute(
+        await sql`truncate btc.events, btc.wallet_days, btc.deposits, btc.buys, btc.idempotency_keys`.execute(
           t.db.database.db,
         );
         await sql`update btc.wallets set balance = 0`.execute(t.db.database.db);
@@ -124,7 +141,7 @@ describe('the ledger under random sequences of changes', () => {
               body,
               cmd.key ? { 'idempotency-key': cmd.key } : {},
             );
-            const tentative = new Map(events).set(-1, body);
+            const tentative = new Map(events).set(NEXT_ID, body);
             expect(res.statusCode).toBe(expectedStatus(tentative, 201, body));
             if (res.statusCode === 201) events.set(res.json<{ id: number }>().id, body);
             if (cmd.key) answered.push({ key: cmd.key, body, status: res.statusCode, answer: res.json() });
@@ -149,6 +166,16 @@ describe('the ledger under random sequences of changes', () => {
             expect(await readTables()).toEqual(before);
           }
         }
+        // No wallet's running balance is negative on any date, read from the stored events.
+        const negative = await sql<{ wallet: number }>`
+          select wallet from (
+            select wallet, sum(delta) over (partition by wallet order by occurred_at, id) as running from (
+              select to_wallet as wallet, occurred_at, id, sats as delta from btc.events where type <> 'bank_to_exchange'
+              union all
+              select from_wallet, occurred_at, id, -(sats + fee_sats) from btc.events where type = 'wallet_to_wallet'
+            ) m
+          ) r where running < 0`.execute(t.db.database.db);
+        expect(negative.rows).toEqual([]);
         // Each balance equals the model's and the sum over the events in SQL.
         const api = (await t.call('GET', '/api/wallets')).json<{ id: number; balance: number }[]>();
         const model = modelBalances(events.values());

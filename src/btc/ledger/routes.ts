@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import type { App } from '../../context.js';
 import { problems } from '../../http/problem.js';
+import { createdAnswer, valueOf } from './problems.js';
 import * as s from './schemas.js';
 import type { LedgerService } from './service.js';
 
@@ -110,7 +111,12 @@ export function ledgerRoutes(app: App, ledger: LedgerService) {
       },
     },
     async (req, reply) => {
-      const answer = await ledger.createEvent(req.body, req.headers['idempotency-key']);
+      const answer = await ledger.createEvent(
+        req.body,
+        createdAnswer,
+        req.headers['idempotency-key'],
+        req.signal,
+      );
       return reply
         .code(answer.status as 201)
         .type(answer.status >= 400 ? 'application/problem+json' : 'application/json')
@@ -129,7 +135,7 @@ export function ledgerRoutes(app: App, ledger: LedgerService) {
         response: { 200: s.Event, ...problems(400, 401, 404, 409, 422, 502, 503) },
       },
     },
-    async (req) => ledger.replaceEvent(req.params.id, req.body),
+    async (req) => valueOf(await ledger.replaceEvent(req.params.id, req.body)),
   );
   app.delete(
     '/api/events/:id',
@@ -142,7 +148,7 @@ export function ledgerRoutes(app: App, ledger: LedgerService) {
       },
     },
     async (req, reply) => {
-      await ledger.deleteEvent(req.params.id);
+      valueOf(await ledger.deleteEvent(req.params.id));
       return reply.code(204).send(null);
     },
   );

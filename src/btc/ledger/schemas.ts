@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Cursor, DAYS, Day as DayOf } from '../../http/types.js';
+import { Amount, Cursor, DAYS, Day as DayOf, Decimal } from '../../http/types.js';
 import { CURRENCIES, EVENT_TYPES } from './events.js';
 
 const WalletType = Type.Union([Type.Literal('exchange'), Type.Literal('wallet')]);
@@ -7,7 +7,7 @@ const Id = Type.Integer({ minimum: 1, maximum: 2 ** 53 - 1 });
 /** Wallet ids are SQL integers; a larger one is a 400, not a database error. */
 const WalletId = Type.Integer({ minimum: 1, maximum: 2 ** 31 - 1 });
 const Day = DayOf(DAYS.ledger);
-const Money = Type.Number({ description: 'fiat amount, exact in storage (numeric)' });
+const Money = Decimal('fiat amount, exact (SQL numeric)');
 
 export const IdParams = Type.Object({ id: Id });
 export const WalletIdParams = Type.Object({ id: WalletId });
@@ -40,11 +40,7 @@ export const EventBody = Type.Object(
     to_wallet: Type.Optional(WalletId),
     sats: Type.Optional(Type.Integer({ minimum: 1, maximum: 2.1e15 })),
     fee_sats: Type.Optional(Type.Integer({ minimum: 0, maximum: 2.1e15 })),
-    amount: Type.Optional(
-      Type.Union([Type.Number({ exclusiveMinimum: 0 }), Type.String({ pattern: '^[0-9]+(\\.[0-9]+)?$' })], {
-        description: 'positive decimal; a string keeps every digit',
-      }),
-    ),
+    amount: Type.Optional(Amount('the fiat amount in `currency`')),
     currency: Type.Optional(Type.Union(CURRENCIES.map((c) => Type.Literal(c)))),
   },
   { additionalProperties: false },

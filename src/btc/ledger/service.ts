@@ -1,33 +1,50 @@
 import type { AppContext } from '../../context.js';
-import { badRequest, conflict, HttpProblem, notFound, unprocessable } from '../../http/problem.js';
-import { DAYS, isDayIn } from '../../http/types.js';
+import type { Db } from '../../db/schema.js';
+import { notFound } from '../../http/problem.js';
 import { danishDate } from '../../shared/danish-time.js';
 import type { RatesService } from '../rates/service.js';
+import { decodeCursor, page } from './cursor.js';
 import {
   decide,
-  effects,
+  historyViolation,
   isViolation,
+  movedWallets,
   parseEvent,
   walletsOf,
-  type Command,
   type EventData,
+  type LedgerCommand,
   type LedgerEvent,
+  type Violation,
   type WalletState,
 } from './events.js';
-import { findAnswer, requestHash, storeAnswer } from './idempotency.js';
+import { findAnswer, requestHash, storeAnswer, type StoredAnswer } from './idempotency.js';
 import * as projections from './projections.js';
 import * as repo from './repository.js';
-import type { Db } from '../../db/schema.js';
 import type { EventRow } from './repository.js';
 import type { EventJson } from './schemas.js';
+import { createWalletFunctions } from './wallets.js';
 
+/** What a change to the ledger came to: done, or refused for a reason of the ledger's own. */
+export type Outcome<T> = { ok: true; value: T } | { ok: false; violation: Violation };
+
+/** An answer as the HTTP edge gives it, stored for an Idempotency-Key's replays. */
 export interface Answer {
   status: number;
   body: unknown;
 }
 
+/** Thrown inside a transaction to roll it back when the ledger refuses the change. */
+class Refused extends Error {
+  constructor(readonly violation: Violation) {
+    super(violation.kind);
+  }
+}
+
 /** Thrown inside a transaction to roll it back when another request already took the idempotency key. */
 class KeyTaken extends Error {}
+
+/** Thrown inside a transaction to roll it back when its request ran out of time before it could commit. */
+class TooLate extends Error {}
 
 export function eventJson(row: EventRow): EventJson {
   const out: EventJson = { id: row.id, type: row.type, occurred_at: row.occurred_at };
@@ -36,7 +53,7 @@ export function eventJson(row: EventRow): EventJson {
     if (v !== null) out[k] = v;
   }
   if (row.currency !== null) out.currency = row.currency;
-  if (row.amount !== null) out.amount = Number(row.amount);
+  if (row.amount !== null) out.amount = row.amount;
   return out;
 }
 
@@ -64,136 +81,159 @@ function toEvent(row: EventRow): LedgerEvent {
   return { ...transfer, type: row.type, amount: row.amount!, currency: row.currency! };
 }
 
+const readTableOf = (e: EventData | null) =>
+  e?.type === 'bank_to_exchange' ? 'deposits' : e?.type === 'exchange_to_wallet' ? 'buys' : null;
+
 export function createLedgerService(ctx: AppContext, rates: RatesService) {
   const db = ctx.database.db;
-
-  function validated(body: Record<string, unknown>): EventData {
-    const parsed = parseEvent(body);
-    if (isViolation(parsed)) throw new HttpProblem(parsed.status, parsed.detail);
-    const today = danishDate(ctx.clock.now());
-    if (parsed.occurred_at > today)
-      throw badRequest(`body.occurred_at: ${parsed.occurred_at} is in the future (today is ${today})`);
-    return parsed;
-  }
 
   /** Dates whose rates are stored; rows of btc.ledger_rates are never changed or removed. */
   const ratesStored = new Set<string>();
 
   /** Fetches before any transaction opens: the rates provider may be slow or down. */
-  async function ensureRates(event: EventData): Promise<void> {
+  async function ensureRates(event: EventData, signal?: AbortSignal): Promise<void> {
     const date = event.occurred_at;
     if (event.type === 'wallet_to_wallet' || ratesStored.has(date)) return;
     if (!(await repo.hasRates(db, date))) {
-      const found = await rates.forDate(date, ctx.shutdown);
+      const found = await rates.forDate(
+        date,
+        signal ? AbortSignal.any([ctx.shutdown, signal]) : ctx.shutdown,
+      );
       await repo.saveRates(db, { ...found, date });
     }
     ratesStored.add(date);
   }
 
   /**
-   * Locks the wallets in id order (the one lock order of every writer, so no deadlock), decides,
-   * and applies the balances; the caller writes the event row and its read row.
+   * One change in one transaction: locks the wallets in id order (the one lock order of every
+   * writer, so no deadlock), asks `decide`, writes the event row, keeps each touched wallet-day
+   * in step, refuses the change if a running balance leaves [0, MAX_SATS] on any date from the
+   * first it moves, applies the balance changes and keeps the read rows.
    */
-  async function apply(trx: Db, command: Command): Promise<void> {
-    const involved = command.kind === 'delete' ? [command.previous] : [command.event];
-    if (command.kind === 'replace') involved.push(command.previous);
-    const changing = new Set(involved.flatMap((e) => [...effects(e).keys()]));
-    const ids = [...new Set(involved.flatMap(walletsOf))].sort((a, b) => a - b);
+  async function change(
+    trx: Db,
+    command: LedgerCommand,
+    write: () => Promise<EventRow | null>,
+  ): Promise<EventRow | null> {
+    await projections.lockReadTablesForWrite(trx);
+    const moved = movedWallets(command);
+    const named = command.kind === 'delete' ? [command.previous] : [command.event];
+    if (command.kind === 'replace') named.push(command.previous);
     const wallets = new Map<number, WalletState>();
-    for (const id of ids) {
-      const w = await repo.lockWallet(trx, id, changing.has(id) ? 'update' : 'share');
+    for (const id of [...new Set(named.flatMap(walletsOf))].sort((a, b) => a - b)) {
+      const w = await repo.lockWallet(trx, id, moved.has(id) ? 'update' : 'share');
       if (w) wallets.set(id, w);
     }
-    const decision = decide(command, { wallets });
-    if (!decision.ok) throw new HttpProblem(decision.violation.status, decision.violation.detail);
-    const deltas = new Map<number, number>();
-    for (const change of decision.changes)
-      for (const [id, d] of effects(change.event))
-        deltas.set(id, (deltas.get(id) ?? 0) + (change.kind === 'recorded' ? d : -d));
+    const decision = decide(command, { wallets, today: danishDate(ctx.clock.now()) });
+    if (!decision.ok) throw new Refused(decision.violation);
+    const { deltas, from, days } = decision.changes;
+    const row = await write();
+    for (const { wallet, day } of days) await repo.refreshWalletDay(trx, wallet, day);
+    for (const [wallet, day] of from) {
+      const wrong = historyViolation(wallets.get(wallet)!, await repo.firstDayOutside(trx, wallet, day));
+      if (wrong) throw new Refused(wrong);
+    }
     for (const [id, d] of deltas) if (d !== 0) await repo.addToBalance(trx, id, d);
+    const id = command.kind === 'create' ? row!.id : command.previous.id;
+    const before = readTableOf(command.kind === 'create' ? null : command.previous);
+    if (before) await projections.deleteRowOf(trx, before, id);
+    const after = readTableOf(command.kind === 'delete' ? null : command.event);
+    if (after) await projections.insertRowOf(trx, after, id);
+    return row;
   }
 
-  async function refreshReadRows(
-    trx: Db,
-    eventId: number,
-    before: EventData | null,
-    after: EventData | null,
-  ) {
-    const table = (e: EventData | null) =>
-      e?.type === 'bank_to_exchange' ? 'deposits' : e?.type === 'exchange_to_wallet' ? 'buys' : null;
-    const old = table(before);
-    if (old) await projections.deleteRowOf(trx, old, eventId);
-    const next = table(after);
-    if (next) await projections.insertRowOf(trx, next, eventId);
+  /** Runs a change, turning a refusal into its outcome and rolling back everything it wrote. */
+  async function outcomeOf<T>(run: () => Promise<T>): Promise<Outcome<T>> {
+    try {
+      return { ok: true, value: await run() };
+    } catch (e) {
+      if (e instanceof Refused) return { ok: false, violation: e.violation };
+      throw e;
+    }
   }
 
-  async function createEvent(body: Record<string, unknown>, key?: string): Promise<Answer> {
-    const hash = requestHash(body);
+  /**
+   * Records an event. With an Idempotency-Key, the answer (`answerOf` the outcome, made by the
+   * HTTP edge) is stored in the same transaction as the event, so a retry gets exactly what was
+   * committed; a refusal the ledger decided is stored too, a refusal of the body's shape is not.
+   * A request whose signal aborts (its time ran out) before the commit writes nothing.
+   */
+  async function createEvent(
+    body: Record<string, unknown>,
+    answerOf: (o: Outcome<EventJson>) => Answer,
+    key?: string,
+    signal?: AbortSignal,
+  ): Promise<Answer> {
+    const event = parseEvent(body);
+    if (isViolation(event)) return answerOf({ ok: false, violation: event });
+    const hash = requestHash(event);
     if (key) {
       const stored = await findAnswer(db, key);
-      if (stored) return replay(key, stored, hash);
+      if (stored) return replay(key, stored, hash, answerOf);
     }
+    await ensureRates(event, signal);
+    signal?.throwIfAborted();
     try {
-      const event = validated(body);
-      await ensureRates(event);
       return await db.transaction().execute(async (trx) => {
-        await projections.lockReadTablesForWrite(trx);
-        await apply(trx, { kind: 'create', event });
-        const row = await repo.insertEvent(trx, event);
-        await refreshReadRows(trx, row.id, null, event);
-        const answer = { status: 201, body: eventJson(row) };
+        const row = await change(trx, { kind: 'create', event }, () => repo.insertEvent(trx, event));
+        const answer = answerOf({ ok: true, value: eventJson(row!) });
         if (key && !(await storeAnswer(trx, key, { ...answer, request_hash: hash }))) throw new KeyTaken();
+        if (signal?.aborted) throw new TooLate();
         return answer;
       });
     } catch (e) {
-      if (!key) throw e;
-      if (e instanceof KeyTaken) return replay(key, (await findAnswer(db, key))!, hash);
-      // A decided refusal is the first answer too; a provider outage is not: a retry may succeed.
-      if (e instanceof HttpProblem && e.status !== 400 && e.status < 500) {
-        const answer = { status: e.status, body: problemBody(e) };
-        if (!(await storeAnswer(db, key, { ...answer, request_hash: hash })))
-          return replay(key, (await findAnswer(db, key))!, hash);
-        return answer;
-      }
-      throw e;
+      if (e instanceof KeyTaken) return replay(key!, (await findAnswer(db, key!))!, hash, answerOf);
+      if (e instanceof TooLate) throw signal!.reason;
+      if (!(e instanceof Refused)) throw e;
+      // The refusal rolled back what the change wrote; only its answer is kept for the key.
+      const answer = answerOf({ ok: false, violation: e.violation });
+      if (key && !(await storeAnswer(db, key, { ...answer, request_hash: hash })))
+        return replay(key, (await findAnswer(db, key))!, hash, answerOf);
+      return answer;
     }
   }
 
   function replay(
     key: string,
-    stored: { request_hash: string; status: number; body: unknown },
+    stored: StoredAnswer,
     hash: string,
-  ) {
-    if (stored.request_hash !== hash)
-      throw unprocessable(`Idempotency-Key: "${key}" was already used with another body`);
+    answerOf: (o: Outcome<EventJson>) => Answer,
+  ): Answer {
+    if (stored.request_hash !== hash) return answerOf({ ok: false, violation: { kind: 'key_reused', key } });
     return { status: stored.status, body: stored.body };
   }
 
-  async function replaceEvent(id: number, body: Record<string, unknown>): Promise<EventJson> {
-    const event = validated(body);
+  async function replaceEvent(id: number, body: Record<string, unknown>): Promise<Outcome<EventJson>> {
+    const event = parseEvent(body);
+    if (isViolation(event)) return { ok: false, violation: event };
     await ensureRates(event);
-    return db.transaction().execute(async (trx) => {
-      await projections.lockReadTablesForWrite(trx);
-      const prior = await repo.getEvent(trx, id, true);
-      if (!prior) throw notFound(`no event ${id}`);
-      const previous = toEvent(prior);
-      await apply(trx, { kind: 'replace', previous, event });
-      const row = await repo.replaceEvent(trx, id, event);
-      await refreshReadRows(trx, id, previous, event);
-      return eventJson(row);
-    });
+    return outcomeOf(() =>
+      db.transaction().execute(async (trx) => {
+        await projections.lockReadTablesForWrite(trx);
+        const prior = await repo.getEvent(trx, id, true);
+        if (!prior) throw new Refused({ kind: 'no_event', id });
+        const previous = toEvent(prior);
+        const row = await change(trx, { kind: 'replace', previous, event }, () =>
+          repo.replaceEvent(trx, id, event),
+        );
+        return eventJson(row!);
+      }),
+    );
   }
 
-  async function deleteEvent(id: number): Promise<void> {
-    await db.transaction().execute(async (trx) => {
-      await projections.lockReadTablesForWrite(trx);
-      const prior = await repo.getEvent(trx, id, true);
-      if (!prior) throw notFound(`no event ${id}`);
-      const previous = toEvent(prior);
-      await apply(trx, { kind: 'delete', previous });
-      await repo.deleteEvent(trx, id);
-      await refreshReadRows(trx, id, previous, null);
-    });
+  async function deleteEvent(id: number): Promise<Outcome<null>> {
+    return outcomeOf(() =>
+      db.transaction().execute(async (trx) => {
+        await projections.lockReadTablesForWrite(trx);
+        const prior = await repo.getEvent(trx, id, true);
+        if (!prior) throw new Refused({ kind: 'no_event', id });
+        await change(trx, { kind: 'delete', previous: toEvent(prior) }, async () => {
+          await repo.deleteEvent(trx, id);
+          return null;
+        });
+        return null;
+      }),
+    );
   }
 
   async function getEvent(id: number): Promise<EventJson> {
@@ -212,13 +252,7 @@ export function createLedgerService(ctx: AppContext, rates: RatesService) {
   }): Promise<{ items: EventJson[]; next_cursor: string | null }> {
     const limit = q.limit ?? 100;
     const after = q.cursor === undefined ? undefined : decodeCursor(q.cursor);
-    const rows = await repo.listEvents(db, { ...q, after, limit: limit + 1 });
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
-    return {
-      items: page.map(eventJson),
-      next_cursor: rows.length > limit && last ? encodeCursor(last) : null,
-    };
+    return page(await repo.listEvents(db, { ...q, after, limit: limit + 1 }), limit, eventJson);
   }
 
   /**
@@ -245,103 +279,17 @@ export function createLedgerService(ctx: AppContext, rates: RatesService) {
     getEvent,
     listEvents,
     rebuild,
-    ...walletFunctions(db),
+    ...createWalletFunctions(db),
     ...readFunctions(db),
   };
 }
 
 export type LedgerService = ReturnType<typeof createLedgerService>;
 
-function problemBody(e: HttpProblem) {
-  return {
-    type: 'about:blank',
-    title: e.status === 409 ? 'Conflict' : 'Unprocessable Content',
-    status: e.status,
-    detail: e.detail,
-  };
-}
-
-export function encodeCursor(row: { occurred_at: string; id: number }): string {
-  return Buffer.from(JSON.stringify([row.occurred_at, row.id])).toString('base64url');
-}
-
-function decodeCursor(cursor: string): { occurred_at: string; id: number } {
-  try {
-    const v: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (
-      Array.isArray(v) &&
-      v.length === 2 &&
-      typeof v[0] === 'string' &&
-      isDayIn(DAYS.ledger, v[0]) &&
-      Number.isSafeInteger(v[1]) &&
-      (v[1] as number) >= 1
-    )
-      return { occurred_at: v[0], id: v[1] as number };
-  } catch {
-    // falls through to the 400
-  }
-  throw badRequest('querystring.cursor: not a cursor this list gave out');
-}
-
-function walletFunctions(db: Db) {
-  return {
-    listWallets: (type?: 'exchange' | 'wallet') => repo.listWallets(db, type),
-    async getWallet(id: number) {
-      const w = await repo.getWallet(db, id);
-      if (!w) throw notFound(`no wallet ${id}`);
-      return w;
-    },
-    async createWallet(w: { name: string; wallet_type: 'exchange' | 'wallet' }) {
-      return uniqueName(w.name, () => repo.insertWallet(db, w));
-    },
-    async patchWallet(id: number, patch: { name?: string; wallet_type?: 'exchange' | 'wallet' }) {
-      return db.transaction().execute(async (trx) => {
-        const current = await repo.lockWallet(trx, id, 'update');
-        if (!current) throw notFound(`no wallet ${id}`);
-        if (
-          patch.wallet_type &&
-          patch.wallet_type !== current.wallet_type &&
-          (await repo.eventsNamingWallet(trx, id)) > 0
-        )
-          throw conflict(`wallet_type: wallet ${id} is named by events, so its type cannot change`);
-        return uniqueName(patch.name ?? '', async () => (await repo.updateWallet(trx, id, patch))!);
-      });
-    },
-    async deleteWallet(id: number) {
-      await db.transaction().execute(async (trx) => {
-        const current = await repo.lockWallet(trx, id, 'update');
-        if (!current) throw notFound(`no wallet ${id}`);
-        const n = await repo.eventsNamingWallet(trx, id);
-        if (n > 0)
-          throw conflict(`wallet ${id} (${current.name}) is named by ${n} event(s); delete those first`);
-        await repo.deleteWallet(trx, id);
-      });
-    },
-  };
-}
-
-async function uniqueName<T>(name: string, write: () => Promise<T>): Promise<T> {
-  try {
-    return await write();
-  } catch (e) {
-    if ((e as { code?: string }).code === '23505') throw conflict(`name: a wallet named "${name}" exists`);
-    throw e;
-  }
-}
-
 function readFunctions(db: Db) {
   return {
-    listDeposits: async (r: projections.Range) =>
-      (await projections.listDeposits(db, r)).map((d) => ({
-        ...d,
-        amount: Number(d.amount),
-        amount_eur: Number(d.amount_eur),
-        amount_dkk: Number(d.amount_dkk),
-        amount_usd: Number(d.amount_usd),
-      })),
-    depositTotals: async () =>
-      (await projections.depositTotals(db)).map((t) => ({ ...t, amount: Number(t.amount) })),
-    listBuys: async (r: projections.Range) =>
-      (await projections.listBuys(db, r)).map((b) => ({ ...b, amount_eur: Number(b.amount_eur) })),
+    listDeposits: (r: projections.Range) => projections.listDeposits(db, r),
+    depositTotals: () => projections.depositTotals(db),
+    listBuys: (r: projections.Range) => projections.listBuys(db, r),
   };
 }

@@ -20,6 +20,15 @@ export interface EventsTable {
   currency: 'EUR' | 'DKK' | 'USD' | null;
 }
 
+/** One wallet's sats on one day: the net change and the running sum's lowest and highest point within it. */
+export interface WalletDaysTable {
+  wallet: number;
+  day: string;
+  delta: number;
+  low: number;
+  high: number;
+}
+
 export interface LedgerRatesTable {
   date: string;
   rates_date: string;
@@ -61,6 +70,7 @@ export interface IdempotencyKeysTable {
 export interface LedgerTables {
   'btc.wallets': WalletsTable;
   'btc.events': EventsTable;
+  'btc.wallet_days': WalletDaysTable;
   'btc.ledger_rates': LedgerRatesTable;
   'btc.deposits': DepositsTable;
   'btc.buys': BuysTable;

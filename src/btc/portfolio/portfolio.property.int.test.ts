@@ -196,7 +196,7 @@ describe('the portfolio of random ledgers', () => {
         fc.nat(40),
         async (ops, price, atPick) => {
           const db = t.db.database.db;
-          await sql`truncate btc.events, btc.deposits, btc.buys, btc.idempotency_keys, btc.spot_prices`.execute(
+          await sql`truncate btc.events, btc.wallet_days, btc.deposits, btc.buys, btc.idempotency_keys, btc.spot_prices`.execute(
             db,
           );
           await sql`update btc.wallets set balance = 0`.execute(db);
