@@ -25,10 +25,13 @@ insert into
     "fee_eur",
     "pre_fee_eur",
     "quote_sats",
-    "rates"
+    "rates",
+    "spot_eur",
+    "spread_pct",
+    "all_in_pct"
   )
 values
-  ($1, $2, $3, $4, $5, $6)
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9)
 returning
   "id";
 
@@ -56,6 +59,25 @@ limit
 select
   pg_notify ($1, $2);
 
+-- src/btc/market/repository.ts premiumBuckets
+select
+  date_trunc($1, at, 'Europe/Copenhagen') as time,
+  count(*)::int as quotes,
+  round(avg(spread_pct), 6)::text as spread_pct_avg,
+  min(spread_pct)::text as spread_pct_min,
+  max(spread_pct)::text as spread_pct_max,
+  round(avg(all_in_pct), 6)::text as all_in_pct_avg
+from
+  btc.quotes
+where
+  at >= $2
+  and at < $3
+  and spread_pct is not null
+group by
+  1
+order by
+  1;
+
 -- src/btc/market/repository.ts prunePrices
 delete from "btc"."spot_prices"
 where
@@ -67,3 +89,17 @@ insert into
 values
   ($1, $2, $3, $4)
 on conflict ("date", "total_eur") do nothing;
+
+-- src/btc/market/repository.ts spotAt
+select
+  "btc_eur"
+from
+  "btc"."spot_prices"
+where
+  "at" <= $1
+  and "at" >= $2
+order by
+  "at" desc,
+  "id" desc
+limit
+  $3;

@@ -1,6 +1,7 @@
 import type { App } from '../../context.js';
 import { problems } from '../../http/problem.js';
-import { PriceMessage, QuoteMessage } from './schemas.js';
+import { sendCsv } from '../../http/csv.js';
+import { PREMIUM_COLUMNS, PremiumList, PremiumQuery, PriceMessage, QuoteMessage } from './schemas.js';
 import type { MarketService } from './service.js';
 
 export function marketRoutes(app: App, market: MarketService): void {
@@ -26,6 +27,27 @@ export function marketRoutes(app: App, market: MarketService): void {
       },
     },
     async () => market.latestQuote(),
+  );
+
+  app.get(
+    '/api/quote/premium',
+    {
+      schema: {
+        tags: ['market'],
+        summary: "The broker's premium over the exchange spot price, by hour or Danish day",
+        description:
+          "Averages, minimum and maximum of each quote's spread_pct and the average all_in_pct over the Danish days from..to (at most 400); quotes older than QUOTE_RETENTION_DAYS count through their hourly rows. format=csv answers the items as text/csv.",
+        querystring: PremiumQuery,
+        response: { 200: PremiumList, ...problems(400) },
+      },
+    },
+    async (request, reply) => {
+      const { from, to, resolution, format } = request.query;
+      const answer = await market.premium(from, to, resolution);
+      if (format === 'csv')
+        return sendCsv(reply, `premium-${from}-${to}-${resolution}.csv`, PREMIUM_COLUMNS, answer.items);
+      return answer;
+    },
   );
 
   app.post(

@@ -4,16 +4,20 @@ import type { AppContext } from '../../context.js';
 import { HttpProblem } from '../../http/problem.js';
 import { StrikeClient } from '../../providers/strike.js';
 import { untilAborted } from '../../shared/abort.js';
+import { addDays, danishDayBounds } from '../../shared/danish-time.js';
 import type { Leadership } from '../leadership.js';
 import type { RatesService } from '../rates/service.js';
 import * as repo from './repository.js';
 import { QUOTE_CHANNEL, QuoteFeed, quoteMessage, type QuoteOptions } from './quotes.js';
 import { Relay } from './relay.js';
-import type { PriceMessage, QuoteMessage } from './schemas.js';
+import type { PremiumList, PriceMessage, QuoteMessage } from './schemas.js';
 import { PRICE_CHANNEL, SpotFeed, priceMessage, type SpotOptions } from './spot.js';
 import { Broadcast, type BroadcastOptions } from './streams.js';
 
 export type MarketOptions = SpotOptions & QuoteOptions & BroadcastOptions & { sseKeepAliveMs: number };
+
+/** A year and a bit of hours (some 9,600 buckets) in one answer at most. */
+const MAX_PREMIUM_DAYS = 400;
 
 export const DEFAULT_MARKET_OPTIONS: MarketOptions = {
   watchdogMs: 5_000,
@@ -134,6 +138,29 @@ export class MarketService {
     const row = await repo.latestQuote(this.ctx.database.db);
     if (!row) throw new HttpProblem(503, 'no quote has been obtained yet from the strike quote feed');
     return quoteMessage(row);
+  }
+
+  /** The premiums of the quotes of the Danish days from..to (both included), by hour or day. */
+  async premium(from: string, to: string, resolution: repo.PremiumResolution): Promise<PremiumList> {
+    if (from > to) throw new HttpProblem(400, `from (${from}) is after to (${to})`);
+    if (addDays(from, MAX_PREMIUM_DAYS - 1) < to)
+      throw new HttpProblem(400, `from..to spans more than ${MAX_PREMIUM_DAYS} days; ask for less`);
+    const rows = await repo.premiumBuckets(
+      this.ctx.database.db,
+      danishDayBounds(from).start,
+      danishDayBounds(to).end,
+      resolution,
+    );
+    return {
+      items: rows.map((r) => ({
+        time: r.time.toISOString(),
+        quotes: r.quotes,
+        spread_pct_avg: Number(r.spread_pct_avg),
+        spread_pct_min: Number(r.spread_pct_min),
+        spread_pct_max: Number(r.spread_pct_max),
+        all_in_pct_avg: Number(r.all_in_pct_avg),
+      })),
+    };
   }
 
   /** The quote is shared with concurrent callers and the poller; `signal` only stops this caller's wait. */

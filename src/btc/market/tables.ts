@@ -2,6 +2,7 @@ import type { ColumnType, Generated } from 'kysely';
 
 type Numeric = ColumnType<string, string, string>;
 type Json<T> = ColumnType<T, string, string>;
+type NullableNumeric = ColumnType<string | null, string | null, string | null>;
 
 export interface RatesJson {
   date: string;
@@ -33,6 +34,10 @@ export interface QuotesTable {
   pre_fee_eur: Numeric;
   quote_sats: number;
   rates: Json<StrikeRateJson[]>;
+  /** The spot price the premium was measured against; null when none was 60 s fresh. */
+  spot_eur: NullableNumeric;
+  spread_pct: NullableNumeric;
+  all_in_pct: NullableNumeric;
 }
 
 export interface QuoteFeesTable {
