@@ -60,19 +60,45 @@ select
   pg_notify ($1, $2);
 
 -- src/btc/market/repository.ts premiumBuckets
+with
+  parts as (
+    select
+      at as t,
+      1 as n,
+      spread_pct as s_sum,
+      spread_pct as s_min,
+      spread_pct as s_max,
+      all_in_pct as a_sum
+    from
+      btc.quotes
+    where
+      at >= $1
+      and at < $2
+      and spread_pct is not null
+    union all
+    select
+      time,
+      premium_quotes,
+      spread_pct_sum,
+      spread_pct_min,
+      spread_pct_max,
+      all_in_pct_sum
+    from
+      btc.quotes_hour
+    where
+      time >= $3
+      and time < $4
+      and premium_quotes > 0
+  )
 select
-  date_trunc($1, at, 'Europe/Copenhagen') as time,
-  count(*)::int as quotes,
-  round(avg(spread_pct), 6)::text as spread_pct_avg,
-  min(spread_pct)::text as spread_pct_min,
-  max(spread_pct)::text as spread_pct_max,
-  round(avg(all_in_pct), 6)::text as all_in_pct_avg
+  date_trunc($5, t, 'Europe/Copenhagen') as time,
+  sum(n)::int as quotes,
+  round(sum(s_sum) / sum(n), 6)::text as spread_pct_avg,
+  min(s_min)::text as spread_pct_min,
+  max(s_max)::text as spread_pct_max,
+  round(sum(a_sum) / sum(n), 6)::text as all_in_pct_avg
 from
-  btc.quotes
-where
-  at >= $2
-  and at < $3
-  and spread_pct is not null
+  parts
 group by
   1
 order by

@@ -94,6 +94,23 @@ describe('config', () => {
     expect(problemsOf({ AUTH_FAILURE_LIMIT: '0' })).toEqual([expect.stringMatching(/^AUTH_FAILURE_LIMIT: /)]);
   });
 
+  it('keeps quotes 7 days, 1-minute candles 30 days and idempotency keys 24 hours by default', () => {
+    expect(load({}).retention).toEqual({ quoteDays: 7, minuteCandleDays: 30, idempotencyKeyHours: 24 });
+    expect(
+      load({ QUOTE_RETENTION_DAYS: '2', MINUTE_CANDLE_RETENTION_DAYS: '90', IDEMPOTENCY_KEY_HOURS: '48' })
+        .retention,
+    ).toEqual({ quoteDays: 2, minuteCandleDays: 90, idempotencyKeyHours: 48 });
+    expect(
+      problemsOf({
+        QUOTE_RETENTION_DAYS: '0',
+        MINUTE_CANDLE_RETENTION_DAYS: '1.5',
+        IDEMPOTENCY_KEY_HOURS: 'x',
+      })
+        .map((p) => p.split(':')[0])
+        .sort(),
+    ).toEqual(['IDEMPOTENCY_KEY_HOURS', 'MINUTE_CANDLE_RETENTION_DAYS', 'QUOTE_RETENTION_DAYS']);
+  });
+
   it('lists a default for every variable', () => {
     expect(Object.keys(DEFAULTS)).toContain('METERING_FEED_URL');
     expect(problemsOf({ QUOTE_TOTAL_EUR: '-5', GRID_COMPANY_GLN: '123' })).toHaveLength(2);

@@ -87,7 +87,9 @@ export interface PremiumBucket {
 
 /**
  * The premiums of the quotes in [from, to) that have one, by Danish hour or day (the hour of
- * an instant is the same in every whole-hour zone; a Danish day is 23, 24 or 25 hours long).
+ * an instant is the same in every whole-hour zone; a Danish day is 23, 24 or 25 hours long):
+ * the quotes kept whole and the hourly rows of the folded ones (never both for one quote,
+ * since folding deletes what it folds in the same statement).
  */
 export async function premiumBuckets(
   db: Db,
@@ -96,14 +98,23 @@ export async function premiumBuckets(
   resolution: PremiumResolution,
 ): Promise<PremiumBucket[]> {
   const r = await sql<PremiumBucket>`
-    select date_trunc(${resolution}, at, 'Europe/Copenhagen') as time,
-      count(*)::int as quotes,
-      round(avg(spread_pct), 6)::text as spread_pct_avg,
-      min(spread_pct)::text as spread_pct_min,
-      max(spread_pct)::text as spread_pct_max,
-      round(avg(all_in_pct), 6)::text as all_in_pct_avg
-    from btc.quotes
-    where at >= ${from} and at < ${to} and spread_pct is not null
+    with parts as (
+      select at as t, 1 as n, spread_pct as s_sum, spread_pct as s_min, spread_pct as s_max,
+        all_in_pct as a_sum
+      from btc.quotes
+      where at >= ${from} and at < ${to} and spread_pct is not null
+      union all
+      select time, premium_quotes, spread_pct_sum, spread_pct_min, spread_pct_max, all_in_pct_sum
+      from btc.quotes_hour
+      where time >= ${from} and time < ${to} and premium_quotes > 0
+    )
+    select date_trunc(${resolution}, t, 'Europe/Copenhagen') as time,
+      sum(n)::int as quotes,
+      round(sum(s_sum) / sum(n), 6)::text as spread_pct_avg,
+      min(s_min)::text as spread_pct_min,
+      max(s_max)::text as spread_pct_max,
+      round(sum(a_sum) / sum(n), 6)::text as all_in_pct_avg
+    from parts
     group by 1
     order by 1`.execute(db);
   return r.rows;

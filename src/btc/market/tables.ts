@@ -40,6 +40,24 @@ export interface QuotesTable {
   all_in_pct: NullableNumeric;
 }
 
+/** Quotes older than the retention, one row per UTC hour and total (migration 0071). */
+export interface QuotesHourTable {
+  time: Date;
+  total_eur: Numeric;
+  quotes: number;
+  quote_sats_min: number;
+  quote_sats_max: number;
+  quote_sats_avg: Numeric;
+  quote_sats_sum: Numeric;
+  last_at: Date;
+  last_rates: Json<StrikeRateJson[]>;
+  premium_quotes: number;
+  spread_pct_sum: Numeric;
+  spread_pct_min: NullableNumeric;
+  spread_pct_max: NullableNumeric;
+  all_in_pct_sum: Numeric;
+}
+
 export interface QuoteFeesTable {
   date: string;
   total_eur: Numeric;
@@ -51,4 +69,5 @@ export interface MarketTables {
   'btc.spot_prices': SpotPricesTable;
   'btc.quotes': QuotesTable;
   'btc.quote_fees': QuoteFeesTable;
+  'btc.quotes_hour': QuotesHourTable;
 }
