@@ -7,6 +7,7 @@ const examples: QueryExamples<typeof repository> = {
   foldQuotes: [[cutoff, 1]],
   pruneMinuteCandles: [[new Date('2026-06-20T12:34:00Z'), 1000]],
   pruneIdempotencyKeys: [[new Date('2026-07-19T12:34:00Z'), 1000]],
+  vacuumTable: [['btc.candles_minute']],
 };
 
 export default {

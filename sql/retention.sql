@@ -144,3 +144,8 @@ where
     limit
       $2
   );
+
+-- src/btc/retention/repository.ts vacuumTable
+vacuum (
+  analyze
+) "btc"."candles_minute";

@@ -86,6 +86,10 @@ export class Retention {
       () => repo.pruneIdempotencyKeys(db, cut.idempotencyKeys, rows),
       (n) => n === rows,
     );
+    for (const table of repo.VACUUMED) {
+      if (signal.aborted) break;
+      await repo.vacuumTable(db, table);
+    }
     return out;
   }
 }
