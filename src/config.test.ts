@@ -94,6 +94,15 @@ describe('config', () => {
     expect(problemsOf({ AUTH_FAILURE_LIMIT: '0' })).toEqual([expect.stringMatching(/^AUTH_FAILURE_LIMIT: /)]);
   });
 
+  it('allows 1000 streams in all and 20 per address by default', () => {
+    expect(load({}).streams).toEqual({ maxClients: 1000, maxPerAddress: 20 });
+    expect(load({ STREAM_MAX_CLIENTS: '5', STREAM_MAX_PER_ADDRESS: '2' }).streams).toEqual({
+      maxClients: 5,
+      maxPerAddress: 2,
+    });
+    expect(problemsOf({ STREAM_MAX_CLIENTS: '0', STREAM_MAX_PER_ADDRESS: '-1' })).toHaveLength(2);
+  });
+
   it('keeps quotes 7 days, 1-minute candles 30 days and idempotency keys 24 hours by default', () => {
     expect(load({}).retention).toEqual({ quoteDays: 7, minuteCandleDays: 30, idempotencyKeyHours: 24 });
     expect(

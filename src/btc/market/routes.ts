@@ -1,10 +1,17 @@
+import type { FastifyRequest } from 'fastify';
 import type { App } from '../../context.js';
 import { problems } from '../../http/problem.js';
 import { sendCsv } from '../../http/csv.js';
 import { PREMIUM_COLUMNS, PremiumList, PremiumQuery, PriceMessage, QuoteMessage } from './schemas.js';
 import type { MarketService } from './service.js';
 
+const STREAM_LIMITS =
+  'At most STREAM_MAX_CLIENTS streams in all (then 503) and STREAM_MAX_PER_ADDRESS per client address (then 429), refused before the upgrade with Retry-After. WebSocket clients are pinged every 30 s and dropped when a pong is missed; SSE gets a comment line every 15 s.';
+
 export function marketRoutes(app: App, market: MarketService): void {
+  /** Takes a stream slot before the upgrade (or the event stream), or answers the refusal. */
+  const admit = async (request: FastifyRequest) => market.admitStream(request.ip, request.raw.socket);
+
   app.get(
     '/api/price/latest',
     {
@@ -67,9 +74,11 @@ export function marketRoutes(app: App, market: MarketService): void {
     '/api/stream/price',
     {
       websocket: true,
+      preValidation: admit,
       schema: {
         tags: ['market'],
         summary: 'WebSocket: the latest price on connect, then every update (raw JSON)',
+        description: STREAM_LIMITS,
       },
     },
     (socket) => market.subscribePrice(socket),
@@ -79,9 +88,11 @@ export function marketRoutes(app: App, market: MarketService): void {
     '/api/stream/quote',
     {
       websocket: true,
+      preValidation: admit,
       schema: {
         tags: ['market'],
         summary: 'WebSocket: the latest quote on connect, then every update (raw JSON)',
+        description: STREAM_LIMITS,
       },
     },
     (socket) => market.subscribeQuote(socket),
@@ -90,10 +101,13 @@ export function marketRoutes(app: App, market: MarketService): void {
   app.get(
     '/api/stream/price/sse',
     {
+      preValidation: admit,
       schema: {
         tags: ['market'],
         summary: 'Server-Sent Events: the latest price on connect, then every update',
+        description: STREAM_LIMITS,
         produces: ['text/event-stream'],
+        response: { ...problems(429, 503) },
       },
     },
     (_request, reply) => {

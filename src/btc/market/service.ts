@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type WebSocket from 'ws';
 import type { AppContext } from '../../context.js';
 import { HttpProblem } from '../../http/problem.js';
@@ -12,9 +13,12 @@ import { QUOTE_CHANNEL, QuoteFeed, quoteMessage, type QuoteOptions } from './quo
 import { Relay } from './relay.js';
 import type { PremiumList, PriceMessage, QuoteMessage } from './schemas.js';
 import { PRICE_CHANNEL, SpotFeed, priceMessage, type SpotOptions } from './spot.js';
+import { StreamLimiter } from './stream-limits.js';
 import { Broadcast, type BroadcastOptions } from './streams.js';
 
-export type MarketOptions = SpotOptions & QuoteOptions & BroadcastOptions & { sseKeepAliveMs: number };
+export type MarketOptions = SpotOptions &
+  QuoteOptions &
+  Required<BroadcastOptions> & { sseKeepAliveMs: number; streamRetryAfterS: number };
 
 /** A year and a bit of hours (some 9,600 buckets) in one answer at most. */
 const MAX_PREMIUM_DAYS = 400;
@@ -31,6 +35,8 @@ export const DEFAULT_MARKET_OPTIONS: MarketOptions = {
   minIntervalMs: 100,
   maxBufferedBytes: 256 * 1024,
   sseKeepAliveMs: 15_000,
+  pingIntervalMs: 30_000,
+  streamRetryAfterS: 30,
 };
 
 /**
@@ -40,6 +46,7 @@ export const DEFAULT_MARKET_OPTIONS: MarketOptions = {
 export class MarketService {
   readonly priceHub: Broadcast;
   readonly quoteHub: Broadcast;
+  readonly streams: StreamLimiter;
   private readonly priceRelay: Relay<repo.SpotPriceRow, PriceMessage>;
   private readonly quoteRelay: Relay<repo.QuoteRow, QuoteMessage>;
   private readonly spot: SpotFeed | null;
@@ -54,6 +61,7 @@ export class MarketService {
   ) {
     const { db } = ctx.database;
     const logError = (e: unknown) => ctx.log.error({ err: e }, 'market: reading the latest row failed');
+    this.streams = new StreamLimiter({ ...ctx.config.streams, retryAfterS: opts.streamRetryAfterS });
     this.priceHub = new Broadcast(opts, ctx.clock);
     this.quoteHub = new Broadcast(opts, ctx.clock);
     this.priceRelay = new Relay(this.priceHub, () => repo.latestPrice(db), priceMessage, logError);
@@ -166,6 +174,15 @@ export class MarketService {
   /** The quote is shared with concurrent callers and the poller; `signal` only stops this caller's wait. */
   async quoteNow(signal?: AbortSignal): Promise<QuoteMessage> {
     return quoteMessage(await untilAborted(this.quotes.quoteNow(), signal));
+  }
+
+  /**
+   * A stream slot for a client address, taken before the upgrade or the event stream begins
+   * (throws the 429 or 503 refusal) and given back when the connection closes.
+   */
+  admitStream(address: string, connection: Socket): void {
+    const release = this.streams.acquire(address);
+    connection.once('close', release);
   }
 
   subscribePrice(socket: WebSocket): void {
