@@ -4,6 +4,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { WebSocket } from 'ws';
 import { percentile } from '../bench/lib.js';
+import { simulateYear } from './soak-year.js';
 import { addDays, danishDate } from '../src/shared/danish-time.js';
 import { startAllFakes, type AllFakes } from '../test/fakes/all.js';
 import type { Fault } from '../test/fakes/http.js';
@@ -15,7 +16,14 @@ import { freePort, runSatwatt, waitForHttp } from '../test/support/process.js';
  * requests, errors per endpoint, p99 and the service's memory at the start and at the end.
  */
 const { values } = parseArgs({
-  options: { seconds: { type: 'string', default: '90' }, workers: { type: 'string', default: '16' } },
+  options: {
+    seconds: { type: 'string', default: '90' },
+    workers: { type: 'string', default: '16' },
+    // `--simulate-days 365`: the year simulation of scripts/soak-year.ts instead
+    'simulate-days': { type: 'string' },
+    'quote-interval-s': { type: 'string', default: '60' },
+    requests: { type: 'string', default: '300' },
+  },
 });
 const SECONDS = Number(values.seconds);
 const WORKERS = Number(values.workers);
@@ -232,7 +240,17 @@ function report(
   process.exitCode = serverErrors > 0 ? 1 : 0;
 }
 
-main().catch((e: unknown) => {
+const run =
+  values['simulate-days'] !== undefined
+    ? () =>
+        simulateYear({
+          days: Number(values['simulate-days']),
+          quoteIntervalS: Number(values['quote-interval-s']),
+          requests: Number(values.requests),
+        })
+    : main;
+
+run().catch((e: unknown) => {
   console.error(e);
   process.exit(1);
 });

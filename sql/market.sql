@@ -25,10 +25,13 @@ insert into
     "fee_eur",
     "pre_fee_eur",
     "quote_sats",
-    "rates"
+    "rates",
+    "spot_eur",
+    "spread_pct",
+    "all_in_pct"
   )
 values
-  ($1, $2, $3, $4, $5, $6)
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9)
 returning
   "id";
 
@@ -56,6 +59,51 @@ limit
 select
   pg_notify ($1, $2);
 
+-- src/btc/market/repository.ts premiumBuckets
+with
+  parts as (
+    select
+      at as t,
+      1 as n,
+      spread_pct as s_sum,
+      spread_pct as s_min,
+      spread_pct as s_max,
+      all_in_pct as a_sum
+    from
+      btc.quotes
+    where
+      at >= $1
+      and at < $2
+      and spread_pct is not null
+    union all
+    select
+      time,
+      premium_quotes,
+      spread_pct_sum,
+      spread_pct_min,
+      spread_pct_max,
+      all_in_pct_sum
+    from
+      btc.quotes_hour
+    where
+      time >= $3
+      and time < $4
+      and premium_quotes > 0
+  )
+select
+  date_trunc($5, t, 'Europe/Copenhagen') as time,
+  sum(n)::int as quotes,
+  round(sum(s_sum) / sum(n), 6)::text as spread_pct_avg,
+  min(s_min)::text as spread_pct_min,
+  max(s_max)::text as spread_pct_max,
+  round(sum(a_sum) / sum(n), 6)::text as all_in_pct_avg
+from
+  parts
+group by
+  1
+order by
+  1;
+
 -- src/btc/market/repository.ts prunePrices
 delete from "btc"."spot_prices"
 where
@@ -67,3 +115,17 @@ insert into
 values
   ($1, $2, $3, $4)
 on conflict ("date", "total_eur") do nothing;
+
+-- src/btc/market/repository.ts spotAt
+select
+  "btc_eur"
+from
+  "btc"."spot_prices"
+where
+  "at" <= $1
+  and "at" >= $2
+order by
+  "at" desc,
+  "id" desc
+limit
+  $3;

@@ -94,6 +94,32 @@ describe('config', () => {
     expect(problemsOf({ AUTH_FAILURE_LIMIT: '0' })).toEqual([expect.stringMatching(/^AUTH_FAILURE_LIMIT: /)]);
   });
 
+  it('allows 1000 streams in all and 20 per address by default', () => {
+    expect(load({}).streams).toEqual({ maxClients: 1000, maxPerAddress: 20 });
+    expect(load({ STREAM_MAX_CLIENTS: '5', STREAM_MAX_PER_ADDRESS: '2' }).streams).toEqual({
+      maxClients: 5,
+      maxPerAddress: 2,
+    });
+    expect(problemsOf({ STREAM_MAX_CLIENTS: '0', STREAM_MAX_PER_ADDRESS: '-1' })).toHaveLength(2);
+  });
+
+  it('keeps quotes 7 days, 1-minute candles 30 days and idempotency keys 24 hours by default', () => {
+    expect(load({}).retention).toEqual({ quoteDays: 7, minuteCandleDays: 30, idempotencyKeyHours: 24 });
+    expect(
+      load({ QUOTE_RETENTION_DAYS: '2', MINUTE_CANDLE_RETENTION_DAYS: '90', IDEMPOTENCY_KEY_HOURS: '48' })
+        .retention,
+    ).toEqual({ quoteDays: 2, minuteCandleDays: 90, idempotencyKeyHours: 48 });
+    expect(
+      problemsOf({
+        QUOTE_RETENTION_DAYS: '0',
+        MINUTE_CANDLE_RETENTION_DAYS: '1.5',
+        IDEMPOTENCY_KEY_HOURS: 'x',
+      })
+        .map((p) => p.split(':')[0])
+        .sort(),
+    ).toEqual(['IDEMPOTENCY_KEY_HOURS', 'MINUTE_CANDLE_RETENTION_DAYS', 'QUOTE_RETENTION_DAYS']);
+  });
+
   it('lists a default for every variable', () => {
     expect(Object.keys(DEFAULTS)).toContain('METERING_FEED_URL');
     expect(problemsOf({ QUOTE_TOTAL_EUR: '-5', GRID_COMPANY_GLN: '123' })).toHaveLength(2);

@@ -48,6 +48,20 @@ export interface Config {
     price: boolean;
   };
   quoteTotalEur: string;
+  streams: {
+    /** Price and quote streams (WebSocket and SSE) open at once, in all; past it 503. */
+    maxClients: number;
+    /** The same per client address (request.ip, so TRUST_PROXY applies); past it 429. */
+    maxPerAddress: number;
+  };
+  retention: {
+    /** Quotes are kept whole this long, then folded into hourly rows. */
+    quoteDays: number;
+    /** 1-minute candles are kept this long; hourly and daily ones for good. */
+    minuteCandleDays: number;
+    /** Idempotency keys (and the answers they replay) are kept this long. */
+    idempotencyKeyHours: number;
+  };
   strikeApiKey: string | null;
   meteringToken: string | null;
   meteringTokenFile: string;
@@ -93,6 +107,11 @@ export const DEFAULTS = {
   RATES_FEED_ENABLED: 'true',
   PRICE_FEED_ENABLED: 'true',
   QUOTE_TOTAL_EUR: '55',
+  STREAM_MAX_CLIENTS: '1000',
+  STREAM_MAX_PER_ADDRESS: '20',
+  QUOTE_RETENTION_DAYS: '7',
+  MINUTE_CANDLE_RETENTION_DAYS: '30',
+  IDEMPOTENCY_KEY_HOURS: '24',
   STRIKE_API_KEY: '',
   METERING_TOKEN: '',
   GRID_COMPANY_GLN: '5790000705689',
@@ -252,6 +271,15 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
       price: bool('PRICE_FEED_ENABLED'),
     },
     quoteTotalEur: quoteTotal,
+    streams: {
+      maxClients: int('STREAM_MAX_CLIENTS', 1, 1_000_000),
+      maxPerAddress: int('STREAM_MAX_PER_ADDRESS', 1, 1_000_000),
+    },
+    retention: {
+      quoteDays: int('QUOTE_RETENTION_DAYS', 1, 36_500),
+      minuteCandleDays: int('MINUTE_CANDLE_RETENTION_DAYS', 1, 36_500),
+      idempotencyKeyHours: int('IDEMPOTENCY_KEY_HOURS', 1, 876_000),
+    },
     strikeApiKey: optional('STRIKE_API_KEY'),
     meteringToken: optional('METERING_TOKEN'),
     meteringTokenFile: path.resolve(cwd, '.token'),

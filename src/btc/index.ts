@@ -5,6 +5,7 @@ import { createLedgerFeature } from './ledger/index.js';
 import { createMarketFeature } from './market/index.js';
 import { createPortfolioFeature } from './portfolio/index.js';
 import { createRatesFeature, createRatesService } from './rates/index.js';
+import { createRetentionFeature } from './retention/index.js';
 
 /**
  * The btc service. Leadership and rates are created once and passed to the features that need
@@ -20,5 +21,6 @@ export function btcService(ctx: AppContext): Feature[] {
     createLedgerFeature(ctx, { rates }),
     createMarketFeature(ctx, { rates, leadership }),
     createPortfolioFeature(ctx, { rates }),
+    createRetentionFeature(ctx, { leadership }),
   ];
 }

@@ -9,13 +9,14 @@ export function createMarketFeature(
   ctx: AppContext,
   deps: { rates: RatesService; leadership: Leadership },
   options: Partial<MarketOptions> = {},
-): Feature {
+): Feature & { market: MarketService } {
   const market = new MarketService(ctx, deps.rates, deps.leadership, {
     ...DEFAULT_MARKET_OPTIONS,
     ...options,
   });
   return {
     name: 'market',
+    market,
     routes: (app) => marketRoutes(app, market),
     start: () => market.start(),
     stop: () => market.stop(),

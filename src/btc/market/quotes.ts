@@ -5,6 +5,7 @@ import { ProviderError } from '../../providers/http.js';
 import type { StrikeClient, StrikeQuote } from '../../providers/strike.js';
 import { danishDate } from '../../shared/danish-time.js';
 import { sleep } from '../../shared/sleep.js';
+import { premiumOf, SPOT_MAX_AGE_MS } from './premium.js';
 import * as repo from './repository.js';
 import type { QuoteRow } from './repository.js';
 import type { QuoteMessage } from './schemas.js';
@@ -26,8 +27,13 @@ export function quoteMessage(row: Omit<QuoteRow, 'id'>): QuoteMessage {
     pre_fee_eur: Number(row.pre_fee_eur),
     quote_sats: row.quote_sats,
     rates: row.rates,
+    spot_eur: num(row.spot_eur),
+    spread_pct: num(row.spread_pct),
+    all_in_pct: num(row.all_in_pct),
   };
 }
+
+const num = (v: string | null) => (v === null ? null : Number(v));
 
 function wrong(message: string): ProviderError {
   return new ProviderError('strike', message, { transient: false, status: 200 });
@@ -121,15 +127,11 @@ export class QuoteFeed {
         { sell: 'EUR', buy: 'BTC', amount: preFee, currency: 'EUR', feePolicy: 'EXCLUSIVE' },
         signal,
       );
-      const row = {
-        at: this.ctx.clock.now(),
-        total_eur: total,
-        fee_eur: fee,
-        pre_fee_eur: preFee,
-        quote_sats: satsOf(quote),
-        rates,
-      };
       const { db } = this.ctx.database;
+      const at = this.ctx.clock.now();
+      const polled = { at, total_eur: total, fee_eur: fee, pre_fee_eur: preFee, quote_sats: satsOf(quote) };
+      const spot = await repo.spotAt(db, at, SPOT_MAX_AGE_MS);
+      const row = { ...polled, rates, ...premiumOf(polled, spot ?? null) };
       const id = await repo.insertQuote(db, row);
       const stored = { id, ...row };
       this.onStored(stored);

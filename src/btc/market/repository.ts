@@ -32,6 +32,20 @@ export async function insertQuote(db: Db, q: Omit<QuoteRow, 'id'>): Promise<numb
   return r.id;
 }
 
+/** The EUR spot price of the latest spot row in [at − maxAgeMs, at], if any. */
+export async function spotAt(db: Db, at: Date, maxAgeMs: number): Promise<string | undefined> {
+  const r = await db
+    .selectFrom('btc.spot_prices')
+    .select('btc_eur')
+    .where('at', '<=', at)
+    .where('at', '>=', new Date(at.getTime() - maxAgeMs))
+    .orderBy('at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return r?.btc_eur;
+}
+
 export async function latestQuote(db: Db): Promise<QuoteRow | undefined> {
   return db.selectFrom('btc.quotes').selectAll().orderBy('id', 'desc').limit(1).executeTakeFirst();
 }
@@ -57,4 +71,51 @@ export async function saveFee(db: Db, f: Selectable<QuoteFeesTable>): Promise<vo
 
 export async function notify(db: Db, channel: string, payload: string): Promise<void> {
   await sql`select pg_notify(${channel}, ${payload})`.execute(db);
+}
+
+export type PremiumResolution = 'hour' | 'day';
+
+/** One bucket of quote premiums: percents as exact decimal text. */
+export interface PremiumBucket {
+  time: Date;
+  quotes: number;
+  spread_pct_avg: string;
+  spread_pct_min: string;
+  spread_pct_max: string;
+  all_in_pct_avg: string;
+}
+
+/**
+ * The premiums of the quotes in [from, to) that have one, by Danish hour or day (the hour of
+ * an instant is the same in every whole-hour zone; a Danish day is 23, 24 or 25 hours long):
+ * the quotes kept whole and the hourly rows of the folded ones (never both for one quote,
+ * since folding deletes what it folds in the same statement).
+ */
+export async function premiumBuckets(
+  db: Db,
+  from: Date,
+  to: Date,
+  resolution: PremiumResolution,
+): Promise<PremiumBucket[]> {
+  const r = await sql<PremiumBucket>`
+    with parts as (
+      select at as t, 1 as n, spread_pct as s_sum, spread_pct as s_min, spread_pct as s_max,
+        all_in_pct as a_sum
+      from btc.quotes
+      where at >= ${from} and at < ${to} and spread_pct is not null
+      union all
+      select time, premium_quotes, spread_pct_sum, spread_pct_min, spread_pct_max, all_in_pct_sum
+      from btc.quotes_hour
+      where time >= ${from} and time < ${to} and premium_quotes > 0
+    )
+    select date_trunc(${resolution}, t, 'Europe/Copenhagen') as time,
+      sum(n)::int as quotes,
+      round(sum(s_sum) / sum(n), 6)::text as spread_pct_avg,
+      min(s_min)::text as spread_pct_min,
+      max(s_max)::text as spread_pct_max,
+      round(sum(a_sum) / sum(n), 6)::text as all_in_pct_avg
+    from parts
+    group by 1
+    order by 1`.execute(db);
+  return r.rows;
 }

@@ -1,9 +1,17 @@
+import type { FastifyRequest } from 'fastify';
 import type { App } from '../../context.js';
 import { problems } from '../../http/problem.js';
-import { PriceMessage, QuoteMessage } from './schemas.js';
+import { sendCsv } from '../../http/csv.js';
+import { PREMIUM_COLUMNS, PremiumList, PremiumQuery, PriceMessage, QuoteMessage } from './schemas.js';
 import type { MarketService } from './service.js';
 
+const STREAM_LIMITS =
+  'At most STREAM_MAX_CLIENTS streams in all (then 503) and STREAM_MAX_PER_ADDRESS per client address (then 429), refused before the upgrade with Retry-After. WebSocket clients are pinged every 30 s and dropped when a pong is missed; SSE gets a comment line every 15 s.';
+
 export function marketRoutes(app: App, market: MarketService): void {
+  /** Takes a stream slot before the upgrade (or the event stream), or answers the refusal. */
+  const admit = async (request: FastifyRequest) => market.admitStream(request.ip, request.raw.socket);
+
   app.get(
     '/api/price/latest',
     {
@@ -28,6 +36,27 @@ export function marketRoutes(app: App, market: MarketService): void {
     async () => market.latestQuote(),
   );
 
+  app.get(
+    '/api/quote/premium',
+    {
+      schema: {
+        tags: ['market'],
+        summary: "The broker's premium over the exchange spot price, by hour or Danish day",
+        description:
+          "Averages, minimum and maximum of each quote's spread_pct and the average all_in_pct over the Danish days from..to (at most 400); quotes older than QUOTE_RETENTION_DAYS count through their hourly rows. format=csv answers the items as text/csv.",
+        querystring: PremiumQuery,
+        response: { 200: PremiumList, ...problems(400) },
+      },
+    },
+    async (request, reply) => {
+      const { from, to, resolution, format } = request.query;
+      const answer = await market.premium(from, to, resolution);
+      if (format === 'csv')
+        return sendCsv(reply, `premium-${from}-${to}-${resolution}.csv`, PREMIUM_COLUMNS, answer.items);
+      return answer;
+    },
+  );
+
   app.post(
     '/api/quote',
     {
@@ -45,9 +74,11 @@ export function marketRoutes(app: App, market: MarketService): void {
     '/api/stream/price',
     {
       websocket: true,
+      preValidation: admit,
       schema: {
         tags: ['market'],
         summary: 'WebSocket: the latest price on connect, then every update (raw JSON)',
+        description: STREAM_LIMITS,
       },
     },
     (socket) => market.subscribePrice(socket),
@@ -57,9 +88,11 @@ export function marketRoutes(app: App, market: MarketService): void {
     '/api/stream/quote',
     {
       websocket: true,
+      preValidation: admit,
       schema: {
         tags: ['market'],
         summary: 'WebSocket: the latest quote on connect, then every update (raw JSON)',
+        description: STREAM_LIMITS,
       },
     },
     (socket) => market.subscribeQuote(socket),
@@ -68,10 +101,13 @@ export function marketRoutes(app: App, market: MarketService): void {
   app.get(
     '/api/stream/price/sse',
     {
+      preValidation: admit,
       schema: {
         tags: ['market'],
         summary: 'Server-Sent Events: the latest price on connect, then every update',
+        description: STREAM_LIMITS,
         produces: ['text/event-stream'],
+        response: { ...problems(429, 503) },
       },
     },
     (_request, reply) => {

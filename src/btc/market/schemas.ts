@@ -1,4 +1,6 @@
 import { Type, type Static, type TSchema } from 'typebox';
+import { Format } from '../../http/csv.js';
+import { DAYS, Day } from '../../http/types.js';
 
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
@@ -35,7 +37,51 @@ export const QuoteMessage = Type.Object(
     pre_fee_eur: Type.Number(),
     quote_sats: Type.Integer({ description: 'sats that total_eur buys, spread included' }),
     rates: Type.Array(StrikeRate, { description: "the broker's rates ticker, stored whole" }),
+    spot_eur: Nullable(
+      Type.Number({ description: 'the exchange spot price (EUR/BTC) at or up to 60 s before the quote' }),
+    ),
+    spread_pct: Nullable(
+      Type.Number({
+        description:
+          "the broker's price per BTC before the fee over spot, in percent; null without a spot price within 60 s",
+      }),
+    ),
+    all_in_pct: Nullable(
+      Type.Number({
+        description: 'total_eur / (quote_sats / 1e8) over spot, fee included, in percent; null likewise',
+      }),
+    ),
   },
   { description: 'One quote poll; also the shape of each /api/stream/quote message' },
 );
 export type QuoteMessage = Static<typeof QuoteMessage>;
+
+export const PremiumQuery = Type.Object(
+  {
+    from: Day(DAYS.ledger, 'the first Danish day'),
+    to: Day(DAYS.ledger, 'the last Danish day, included'),
+    resolution: Type.Union([Type.Literal('hour'), Type.Literal('day')], {
+      default: 'hour',
+      description: 'hour (default) or Danish day',
+    }),
+    format: Format,
+  },
+  { additionalProperties: false },
+);
+
+export const PremiumItem = Type.Object({
+  time: Type.String({ format: 'date-time', description: 'start of the hour or Danish day, UTC' }),
+  quotes: Type.Integer({
+    description: 'quotes in the bucket that have a premium (a spot price within 60 s)',
+  }),
+  spread_pct_avg: Type.Number(),
+  spread_pct_min: Type.Number(),
+  spread_pct_max: Type.Number(),
+  all_in_pct_avg: Type.Number(),
+});
+
+export const PremiumList = Type.Object({
+  items: Type.Array(PremiumItem, { description: 'oldest first; buckets without a premium are left out' }),
+});
+export type PremiumList = Static<typeof PremiumList>;
+export const PREMIUM_COLUMNS = Object.keys(PremiumItem.properties);

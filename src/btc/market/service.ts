@@ -1,19 +1,27 @@
 import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type WebSocket from 'ws';
 import type { AppContext } from '../../context.js';
 import { HttpProblem } from '../../http/problem.js';
 import { StrikeClient } from '../../providers/strike.js';
 import { untilAborted } from '../../shared/abort.js';
+import { addDays, danishDayBounds } from '../../shared/danish-time.js';
 import type { Leadership } from '../leadership.js';
 import type { RatesService } from '../rates/service.js';
 import * as repo from './repository.js';
 import { QUOTE_CHANNEL, QuoteFeed, quoteMessage, type QuoteOptions } from './quotes.js';
 import { Relay } from './relay.js';
-import type { PriceMessage, QuoteMessage } from './schemas.js';
+import type { PremiumList, PriceMessage, QuoteMessage } from './schemas.js';
 import { PRICE_CHANNEL, SpotFeed, priceMessage, type SpotOptions } from './spot.js';
+import { StreamLimiter } from './stream-limits.js';
 import { Broadcast, type BroadcastOptions } from './streams.js';
 
-export type MarketOptions = SpotOptions & QuoteOptions & BroadcastOptions & { sseKeepAliveMs: number };
+export type MarketOptions = SpotOptions &
+  QuoteOptions &
+  Required<BroadcastOptions> & { sseKeepAliveMs: number; streamRetryAfterS: number };
+
+/** A year and a bit of hours (some 9,600 buckets) in one answer at most. */
+const MAX_PREMIUM_DAYS = 400;
 
 export const DEFAULT_MARKET_OPTIONS: MarketOptions = {
   watchdogMs: 5_000,
@@ -27,6 +35,8 @@ export const DEFAULT_MARKET_OPTIONS: MarketOptions = {
   minIntervalMs: 100,
   maxBufferedBytes: 256 * 1024,
   sseKeepAliveMs: 15_000,
+  pingIntervalMs: 30_000,
+  streamRetryAfterS: 30,
 };
 
 /**
@@ -36,6 +46,7 @@ export const DEFAULT_MARKET_OPTIONS: MarketOptions = {
 export class MarketService {
   readonly priceHub: Broadcast;
   readonly quoteHub: Broadcast;
+  readonly streams: StreamLimiter;
   private readonly priceRelay: Relay<repo.SpotPriceRow, PriceMessage>;
   private readonly quoteRelay: Relay<repo.QuoteRow, QuoteMessage>;
   private readonly spot: SpotFeed | null;
@@ -50,6 +61,7 @@ export class MarketService {
   ) {
     const { db } = ctx.database;
     const logError = (e: unknown) => ctx.log.error({ err: e }, 'market: reading the latest row failed');
+    this.streams = new StreamLimiter({ ...ctx.config.streams, retryAfterS: opts.streamRetryAfterS });
     this.priceHub = new Broadcast(opts, ctx.clock);
     this.quoteHub = new Broadcast(opts, ctx.clock);
     this.priceRelay = new Relay(this.priceHub, () => repo.latestPrice(db), priceMessage, logError);
@@ -136,9 +148,41 @@ export class MarketService {
     return quoteMessage(row);
   }
 
+  /** The premiums of the quotes of the Danish days from..to (both included), by hour or day. */
+  async premium(from: string, to: string, resolution: repo.PremiumResolution): Promise<PremiumList> {
+    if (from > to) throw new HttpProblem(400, `from (${from}) is after to (${to})`);
+    if (addDays(from, MAX_PREMIUM_DAYS - 1) < to)
+      throw new HttpProblem(400, `from..to spans more than ${MAX_PREMIUM_DAYS} days; ask for less`);
+    const rows = await repo.premiumBuckets(
+      this.ctx.database.db,
+      danishDayBounds(from).start,
+      danishDayBounds(to).end,
+      resolution,
+    );
+    return {
+      items: rows.map((r) => ({
+        time: r.time.toISOString(),
+        quotes: r.quotes,
+        spread_pct_avg: Number(r.spread_pct_avg),
+        spread_pct_min: Number(r.spread_pct_min),
+        spread_pct_max: Number(r.spread_pct_max),
+        all_in_pct_avg: Number(r.all_in_pct_avg),
+      })),
+    };
+  }
+
   /** The quote is shared with concurrent callers and the poller; `signal` only stops this caller's wait. */
   async quoteNow(signal?: AbortSignal): Promise<QuoteMessage> {
     return quoteMessage(await untilAborted(this.quotes.quoteNow(), signal));
+  }
+
+  /**
+   * A stream slot for a client address, taken before the upgrade or the event stream begins
+   * (throws the 429 or 503 refusal) and given back when the connection closes.
+   */
+  admitStream(address: string, connection: Socket): void {
+    const release = this.streams.acquire(address);
+    connection.once('close', release);
   }
 
   subscribePrice(socket: WebSocket): void {

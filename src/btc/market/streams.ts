@@ -7,6 +7,8 @@ export interface BroadcastOptions {
   minIntervalMs: number;
   /** A client with more than this queued and unsent is too slow and is dropped. */
   maxBufferedBytes: number;
+  /** WebSocket clients are pinged this often and dropped when the previous ping got no pong; none when unset. */
+  pingIntervalMs?: number;
 }
 
 interface Frame {
@@ -28,11 +30,19 @@ export class Broadcast {
   private lastFlushAt = -Infinity;
   private readonly sockets = new Set<WebSocket>();
   private readonly sse = new Set<ServerResponse>();
+  /** Sockets that answered the last ping (or joined since). */
+  private readonly alive = new WeakSet<WebSocket>();
+  private readonly pinger: NodeJS.Timeout | null;
+  /** Sockets dropped for a missed pong. */
+  unresponsive = 0;
 
   constructor(
     private readonly opts: BroadcastOptions,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.pinger = opts.pingIntervalMs ? setInterval(() => this.ping(), opts.pingIntervalMs) : null;
+    this.pinger?.unref();
+  }
 
   get clientCount(): number {
     return this.sockets.size + this.sse.size;
@@ -48,6 +58,8 @@ export class Broadcast {
 
   addSocket(socket: WebSocket): void {
     this.sockets.add(socket);
+    this.alive.add(socket);
+    socket.on('pong', () => this.alive.add(socket));
     socket.on('close', () => this.sockets.delete(socket));
     // Clients only listen; anything they send is ignored.
     if (this.latestFrame) socket.send(this.latestFrame.ws, { binary: false });
@@ -71,7 +83,22 @@ export class Broadcast {
     for (const res of this.sse) if (res.writableLength < this.opts.maxBufferedBytes) res.write(': ping\n\n');
   }
 
+  /** Drops each socket that did not answer the previous ping, and pings the others. */
+  private ping(): void {
+    for (const s of this.sockets) {
+      if (!this.alive.has(s)) {
+        this.unresponsive++;
+        this.sockets.delete(s);
+        s.terminate();
+        continue;
+      }
+      this.alive.delete(s);
+      if (s.readyState === WebSocket.OPEN) s.ping();
+    }
+  }
+
   close(): void {
+    if (this.pinger) clearInterval(this.pinger);
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     for (const s of this.sockets) s.close(1001, 'server stopping');
