@@ -7,7 +7,7 @@ const features = await loadFeatures();
 describe('the checked-in SQL of every repository query', () => {
   it('covers every feature with queries', () => {
     expect(features.map((f) => f.name).sort()).toEqual(
-      ['candles', 'ledger', 'market', 'metering', 'portfolio', 'prices', 'rates', 'solar'].sort(),
+      ['candles', 'costs', 'ledger', 'market', 'metering', 'portfolio', 'prices', 'rates', 'solar'].sort(),
     );
   });
 
