@@ -97,7 +97,9 @@ from
       (
         e.price_dkk * 0.001 + e.tariff_dkk * 0.001 + e.transmission_dkk_kwh + e.system_dkk_kwh + e.electricity_tax_dkk_kwh + $7::numeric
       ) * (1 + $8::numeric) as total,
-      greatest(m.solar_kwh - coalesce(m.production_kwh, 0), 0) as self_consumed_kwh,
+      case
+        when m.solar_kwh is not null then greatest(m.solar_kwh - coalesce(m.production_kwh, 0), 0)
+      end as self_consumed_kwh,
       (
         m.consumption_kwh is not null
         or m.production_kwh is not null
@@ -175,7 +177,9 @@ from
       (
         e.price_dkk * 0.001 + e.tariff_dkk * 0.001 + e.transmission_dkk_kwh + e.system_dkk_kwh + e.electricity_tax_dkk_kwh + $7::numeric
       ) * (1 + $8::numeric) as total,
-      greatest(m.solar_kwh - coalesce(m.production_kwh, 0), 0) as self_consumed_kwh,
+      case
+        when m.solar_kwh is not null then greatest(m.solar_kwh - coalesce(m.production_kwh, 0), 0)
+      end as self_consumed_kwh,
       (
         m.consumption_kwh is not null
         or m.production_kwh is not null

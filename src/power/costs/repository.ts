@@ -66,7 +66,8 @@ function meteredHours(p: CostParams) {
     select m.*, e.price_dkk * 0.001 as spot,
            (e.price_dkk * 0.001 + e.tariff_dkk * 0.001 + e.transmission_dkk_kwh + e.system_dkk_kwh
               + e.electricity_tax_dkk_kwh + ${p.markup}::numeric) * (1 + ${p.vatRate}::numeric) as total,
-           greatest(m.solar_kwh - coalesce(m.production_kwh, 0), 0) as self_consumed_kwh,
+           case when m.solar_kwh is not null
+                then greatest(m.solar_kwh - coalesce(m.production_kwh, 0), 0) end as self_consumed_kwh,
            (m.consumption_kwh is not null or m.production_kwh is not null) as metered
       from m
       left join power.elprices e on e.time_dk = m.start_at and e.price_area = ${p.area}`;
