@@ -4,10 +4,11 @@ import * as repository from '../src/power/prices/repository.js';
 const start = new Date('2026-07-02T22:00:00Z');
 const end = new Date('2026-07-03T22:00:00Z');
 const gln = '5790000705689';
+const energinet = '5790000432752';
 
 const examples: QueryExamples<typeof repository> = {
   insertPrices: [[[{ timeUtc: start, area: 'DK1', minutes: 15, priceDkk: '612.35', priceEur: '82.07' }]]],
-  deriveElprices: [[start, end, gln]],
+  deriveElprices: [[start, end, gln, energinet]],
   elpricesBetween: [[start, end]],
   pricesBetween: [
     [start, end, undefined],
@@ -27,6 +28,21 @@ const examples: QueryExamples<typeof repository> = {
     ],
   ],
   fillMissingTariffs: [[gln]],
+  deleteChargePeriods: [[energinet, 'DatahubPricelist']],
+  upsertChargePeriod: [
+    [
+      {
+        gln: energinet,
+        charge: 'system',
+        code: '41000',
+        validFrom: '2026-01-01T00:00:00',
+        validTo: null,
+        hourly: Array.from({ length: 24 }, () => '0.072'),
+        source: 'DatahubPricelist',
+      },
+    ],
+  ],
+  applyCharges: [[energinet]],
 };
 
 export default {

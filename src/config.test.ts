@@ -120,6 +120,31 @@ describe('config', () => {
     ).toEqual(['IDEMPOTENCY_KEY_HOURS', 'MINUTE_CANDLE_RETENTION_DAYS', 'QUOTE_RETENTION_DAYS']);
   });
 
+  it('reads the consumer-price settings: Energinet GLN, price area, exact markup and VAT rate', () => {
+    const d = load({});
+    expect([d.energinetGln, d.priceArea, d.supplierMarkupDkkKwh, d.vatRate]).toEqual([
+      '5790000432752',
+      'DK1',
+      '0',
+      '0.25',
+    ]);
+    const c = load({ PRICE_AREA: 'dk2', SUPPLIER_MARKUP_DKK_KWH: '0.049375', VAT_RATE: '0.2' });
+    expect([c.priceArea, c.supplierMarkupDkkKwh, c.vatRate]).toEqual(['DK2', '0.049375', '0.2']);
+    expect(load({ SUPPLIER_MARKUP_DKK_KWH: '-0.01' }).supplierMarkupDkkKwh).toBe('-0.01');
+    for (const [name, value] of [
+      ['ENERGINET_GLN', '579000043275'],
+      ['PRICE_AREA', 'DK3'],
+      ['SUPPLIER_MARKUP_DKK_KWH', '0.1234567'],
+      ['SUPPLIER_MARKUP_DKK_KWH', '1e-3'],
+      ['VAT_RATE', '25'],
+      ['VAT_RATE', '1.5'],
+      ['VAT_RATE', '.25'],
+    ] as const)
+      expect(problemsOf({ [name]: value }), `${name}=${value}`).toEqual([
+        expect.stringMatching(new RegExp(`^${name}: `)),
+      ]);
+  });
+
   it('lists a default for every variable', () => {
     expect(Object.keys(DEFAULTS)).toContain('METERING_FEED_URL');
     expect(problemsOf({ QUOTE_TOTAL_EUR: '-5', GRID_COMPANY_GLN: '123' })).toHaveLength(2);

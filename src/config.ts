@@ -66,6 +66,14 @@ export interface Config {
   meteringToken: string | null;
   meteringTokenFile: string;
   gridCompanyGln: string;
+  /** Energinet's GLN in DatahubPricelist: its transmission and system tariffs and the electricity tax. */
+  energinetGln: string;
+  /** The household's price area: the default of the consumer-price routes and the area of its costs. */
+  priceArea: 'DK1' | 'DK2';
+  /** The supplier's markup, DKK/kWh excl. VAT, as exact decimal text. */
+  supplierMarkupDkkKwh: string;
+  /** VAT rate as exact decimal text (0.25 = 25 %). */
+  vatRate: string;
   urls: {
     spot: string;
     ohlc: string;
@@ -115,6 +123,10 @@ export const DEFAULTS = {
   STRIKE_API_KEY: '',
   METERING_TOKEN: '',
   GRID_COMPANY_GLN: '5790000705689',
+  ENERGINET_GLN: '5790000432752',
+  PRICE_AREA: 'DK1',
+  SUPPLIER_MARKUP_DKK_KWH: '0',
+  VAT_RATE: '0.25',
   SPOT_FEED_URL: 'wss://ws.kraken.com/v2',
   OHLC_FEED_URL: 'https://api.kraken.com',
   QUOTE_FEED_URL: 'https://api.strike.me',
@@ -242,6 +254,26 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     fail('QUOTE_TOTAL_EUR', `expected a positive amount with at most 2 decimals, got "${quoteTotal}"`, 0);
   const gln = raw('GRID_COMPANY_GLN');
   if (!/^\d{13}$/.test(gln)) fail('GRID_COMPANY_GLN', `expected a 13-digit GLN number, got "${gln}"`, 0);
+  const energinetGln = raw('ENERGINET_GLN');
+  if (!/^\d{13}$/.test(energinetGln))
+    fail('ENERGINET_GLN', `expected a 13-digit GLN number, got "${energinetGln}"`, 0);
+  const priceArea = raw('PRICE_AREA').toUpperCase();
+  if (priceArea !== 'DK1' && priceArea !== 'DK2')
+    fail('PRICE_AREA', `expected DK1 or DK2, got "${raw('PRICE_AREA')}"`, 0);
+  const markup = raw('SUPPLIER_MARKUP_DKK_KWH');
+  if (!/^-?\d{1,3}(\.\d{1,6})?$/.test(markup))
+    fail(
+      'SUPPLIER_MARKUP_DKK_KWH',
+      `expected an amount in DKK/kWh excl. VAT with at most 6 decimals (e.g. 0.05), got "${markup}"`,
+      0,
+    );
+  const vatRate = raw('VAT_RATE');
+  if (!/^(0(\.\d{1,4})?|1(\.0{1,4})?)$/.test(vatRate))
+    fail(
+      'VAT_RATE',
+      `expected a rate from 0 to 1 with at most 4 decimals (0.25 is 25 %), got "${vatRate}"`,
+      0,
+    );
   const logLevel = raw('LOG_LEVEL');
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel))
     fail('LOG_LEVEL', `expected one of fatal, error, warn, info, debug, trace, silent, got "${logLevel}"`, 0);
@@ -284,6 +316,10 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     meteringToken: optional('METERING_TOKEN'),
     meteringTokenFile: path.resolve(cwd, '.token'),
     gridCompanyGln: gln,
+    energinetGln,
+    priceArea: priceArea as Config['priceArea'],
+    supplierMarkupDkkKwh: markup.replace(/^-0(\.0*)?$/, '0'),
+    vatRate,
     urls: {
       spot: url('SPOT_FEED_URL', ['ws:', 'wss:']),
       ohlc: url('OHLC_FEED_URL', ['http:', 'https:']),

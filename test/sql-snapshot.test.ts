@@ -9,6 +9,7 @@ describe('the checked-in SQL of every repository query', () => {
     expect(features.map((f) => f.name).sort()).toEqual(
       [
         'candles',
+        'costs',
         'ledger',
         'market',
         'metering',

@@ -87,18 +87,69 @@ export function tariffRecord(o: {
   return row;
 }
 
+export const ENERGINET_GLN = '5790000432752';
+
+/** One of Energinet's charges in the DatahubPricelist wire format: flat (P1D, Price1 only) or hourly (PT1H). */
+export function energinetChargeRecord(o: {
+  code: '40000' | '41000' | 'EA-001';
+  validFrom: string;
+  validTo: string | null;
+  /** DKK/kWh: one number for a flat record, 24 for an hourly one. */
+  price: number | number[];
+  gln?: string;
+}): Row {
+  const names = { '40000': 'Transmissions nettarif', '41000': 'Systemtarif', 'EA-001': 'Elafgift' };
+  const hourly = Array.isArray(o.price) ? o.price : [o.price, ...Array<null>(23).fill(null)];
+  return {
+    ...tariffRecord({
+      gln: o.gln ?? ENERGINET_GLN,
+      code: o.code,
+      validFrom: o.validFrom,
+      validTo: o.validTo,
+      hourly,
+    }),
+    ChargeOwner: 'Energinet Systemansvar A/S (SYO)',
+    Note: names[o.code],
+    Description: names[o.code],
+    TransparentInvoicing: 0,
+    TaxIndicator: o.code === 'EA-001' ? 1 : 0,
+    ResolutionDuration: Array.isArray(o.price) ? 'PT1H' : 'P1D',
+  };
+}
+
+/**
+ * Generated (not recorded) yearly Energinet charges from 2023, flat, in DKK/kWh excl. VAT, newest
+ * first as the provider sorts them: the shape of the real list, with values near the published ones.
+ */
+export function energinetChargeRecords(): Row[] {
+  const years: [string, string | null, number, number, number][] = [
+    // from, to, transmission, system, electricity tax
+    ['2026-01-01T00:00:00', null, 0.043, 0.072, 0.008],
+    ['2025-01-01T00:00:00', '2026-01-01T00:00:00', 0.049, 0.061, 0.72],
+    ['2024-01-01T00:00:00', '2025-01-01T00:00:00', 0.074, 0.051, 0.761],
+    ['2023-01-01T00:00:00', '2024-01-01T00:00:00', 0.058, 0.054, 0.697],
+  ];
+  return years.flatMap(([validFrom, validTo, transmission, system, tax]) => [
+    energinetChargeRecord({ code: '40000', validFrom, validTo, price: transmission }),
+    energinetChargeRecord({ code: '41000', validFrom, validTo, price: system }),
+    energinetChargeRecord({ code: 'EA-001', validFrom, validTo, price: tax }),
+  ]);
+}
+
 /** How the fake publishes a day: all of it, the first half of its rows, or not yet. */
 export type Publication = 'full' | 'half' | 'none';
 
 /**
  * Energi Data Service on 127.0.0.1: DayAheadPrices, Elspotprices (until 2025-09-30) and
- * DatahubPricelist, honouring start/end (Danish dates), the PriceArea filter and the sort.
+ * DatahubPricelist (grid tariffs and Energinet's charges), honouring start/end (Danish dates), the PriceArea filter and the sort.
  */
 export class FakeEnergiDataService {
   /** Days not listed are published in full. */
   readonly publication = new Map<string, Publication>();
   variant = 0;
   tariffs: Row[] = [];
+  /** Energinet's charges, served by DatahubPricelist beside `tariffs`. */
+  charges: Row[] = energinetChargeRecords();
 
   private constructor(readonly server: FakeHttpServer) {}
 
@@ -149,7 +200,7 @@ export class FakeEnergiDataService {
 
   private pricelist(r: FakeRequest) {
     const filter = JSON.parse(r.query.get('filter') ?? '{}') as Record<string, string[]>;
-    const records = this.tariffs.filter((t) =>
+    const records = [...this.tariffs, ...this.charges].filter((t) =>
       Object.entries(filter).every(([k, vs]) => vs.includes(String(t[k]))),
     );
     return { total: records.length, filters: JSON.stringify(filter), dataset: 'DatahubPricelist', records };

@@ -1,6 +1,9 @@
 import type { App } from '../../context.js';
+import { sendCsv } from '../../http/csv.js';
 import { problems } from '../../http/problem.js';
-import { DayQuery, EnergyRows, SyncQuery, SyncResult } from './schemas.js';
+import { DayQuery, EnergyRow, EnergyRows, SyncQuery, SyncResult } from './schemas.js';
+
+const ENERGY_COLUMNS = Object.keys(EnergyRow.properties);
 import type { MeteringService } from './service.js';
 
 export function meteringRoutes(app: App, service: MeteringService) {
@@ -32,10 +35,20 @@ export function meteringRoutes(app: App, service: MeteringService) {
           summary: `Stored hourly energy ${what} of a Danish day`,
           security: [{ bearer: [] }],
           querystring: DayQuery,
+          produces: ['application/json', 'text/csv'],
           response: { 200: EnergyRows, ...problems(400, 401) },
         },
       },
-      async (request) => (await service.energyOfDay(table, request.query.date)).rows,
+      async (request, reply) => {
+        const { date, rows } = await service.energyOfDay(table, request.query.date);
+        if (request.query.format !== 'csv') return rows;
+        return sendCsv(
+          reply,
+          `${path.slice(5)}-${date}.csv`,
+          ENERGY_COLUMNS,
+          rows.map((r) => ({ ...r })),
+        ) as never;
+      },
     );
   }
 }

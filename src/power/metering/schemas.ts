@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { Format } from '../../http/csv.js';
 import { DAYS, Day } from '../../http/types.js';
 
 export const SyncQuery = Type.Object({
@@ -18,6 +19,7 @@ export const SyncResult = Type.Object({
 
 export const DayQuery = Type.Object({
   date: Type.Optional(Day(DAYS.metering, 'a Danish day; defaults to today in Denmark')),
+  format: Format,
 });
 
 export const EnergyRow = Type.Object({

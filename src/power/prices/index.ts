@@ -16,9 +16,12 @@ export function createPriceService(ctx: AppContext): PriceService {
 }
 
 /** /api/elprice, /api/prices, the home page, and the scheduler that keeps today and tomorrow stored. */
-export function createPricesFeature(ctx: AppContext): Feature {
+export function createPricesFeature(
+  ctx: AppContext,
+  deps: { prices: PriceService } = { prices: createPriceService(ctx) },
+): Feature {
   const health = ctx.health.feed('prices', ctx.config.feeds.price);
-  const service = createPriceService(ctx);
+  const service = deps.prices;
   const scheduler = new PriceScheduler(ctx, service, health);
   return {
     name: 'prices',

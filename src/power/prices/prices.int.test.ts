@@ -204,6 +204,22 @@ describe('input', () => {
   });
 });
 
+describe('GET /api/elprice?format=csv', () => {
+  it('answers text/csv with the JSON field names and the same numbers, 25 hours per area', async () => {
+    const json = await elprice('2025-10-26');
+    const res = await app.call('GET', '/api/elprice?date=2025-10-26&format=csv');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/csv/);
+    const lines = res.body.trimEnd().split('\r\n');
+    expect(lines[0]).toBe('time_dk,price_area,price_dkk,tariff_dkk,total_dkk');
+    expect(lines).toHaveLength(1 + 50);
+    const first = json.items[0]!;
+    expect(lines[1]).toBe(
+      [first.time_dk, first.price_area, first.price_dkk, first.tariff_dkk, first.total_dkk].join(','),
+    );
+  });
+});
+
 describe('quarter-hour rows', () => {
   it('GET /api/prices gives 92/100 quarters per area on the 2026 change days', async () => {
     for (const [date, n] of [

@@ -2,8 +2,11 @@ import type { HomePage } from './page.js';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { App } from '../../context.js';
+import { sendCsv } from '../../http/csv.js';
 import { problems } from '../../http/problem.js';
-import { ElpriceDay, ElpriceQuery, PricesDay, PricesQuery } from './schemas.js';
+import { ElpriceDay, ElpriceItem, ElpriceQuery, PricesDay, PricesQuery } from './schemas.js';
+
+const ELPRICE_COLUMNS = Object.keys(ElpriceItem.properties);
 import type { PriceService, SerializedDay } from './service.js';
 
 /**
@@ -27,11 +30,16 @@ export function priceRoutes(app: App, service: PriceService, homePage: HomePage)
         tags: ['power'],
         summary: 'Hourly prices with grid tariff of a Danish day, DK1 and DK2 (23, 24 or 25 hours)',
         querystring: ElpriceQuery,
+        produces: ['application/json', 'text/csv'],
         response: { 200: ElpriceDay, ...problems(400, 502, 503) },
       },
     },
     async (request, reply) => {
-      return sendDay(reply, await service.elprice(request.query.date, request.signal));
+      const answer = await service.elprice(request.query.date, request.signal);
+      if (request.query.format !== 'csv') return sendDay(reply, answer);
+      const day = JSON.parse(answer.json.toString('utf8')) as ElpriceDay;
+      void reply.header('cache-control', answer.complete ? 'public, max-age=3600' : 'no-store');
+      return sendCsv(reply, `elprice-${day.date}.csv`, ELPRICE_COLUMNS, day.items) as never;
     },
   );
 

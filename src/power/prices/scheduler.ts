@@ -9,7 +9,7 @@ const PUBLISH_HOUR = 13;
 
 /**
  * Keeps today and, from 13:00, tomorrow stored; the cron only wakes it, ctx.clock decides.
- * Tariffs are refreshed once per Danish day.
+ * Tariffs and Energinet's charges are refreshed once per Danish day.
  */
 export class PriceScheduler {
   private job: Cron | null = null;
@@ -46,6 +46,7 @@ export class PriceScheduler {
     try {
       if (this.tariffsFor !== today) {
         await this.service.refreshTariffs();
+        await this.service.refreshCharges();
         this.tariffsFor = today;
       }
       for (const day of days) if (!(await this.service.ensureDay(day))) missing.push(day);

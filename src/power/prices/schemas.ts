@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { Format } from '../../http/csv.js';
 import { DAYS, Day } from '../../http/types.js';
 
 const Nullable = <T extends ReturnType<typeof Type.Number>>(t: T) => Type.Union([t, Type.Null()]);
@@ -11,6 +12,7 @@ const InstantDk = Type.String({
 export const ElpriceQuery = Type.Object(
   {
     date: Type.Optional(Day(DAYS.prices, 'a Danish day; default today in Denmark')),
+    format: Format,
   },
   { additionalProperties: false },
 );

@@ -13,6 +13,7 @@ import {
 } from '../../shared/danish-time.js';
 import * as repo from './repository.js';
 import type { ElpriceDay, PricesDay } from './schemas.js';
+import { refreshCharges } from './charges.js';
 import { refreshTariffs } from './tariffs.js';
 
 /** An unpublished or failing day is not asked for again sooner than this (the provider blocks at 40 req/10 s). */
@@ -42,6 +43,8 @@ export class PriceService {
   private readonly pricesCache = new Map<string, SerializedDay>();
   private readonly inflight = new Map<string, Promise<void>>();
   private readonly attempts = new Map<string, Attempt>();
+  /** Grows whenever stored hours gain or change a tariff or charge: caches of derived answers compare it. */
+  chargesVersion = 0;
 
   constructor(
     private readonly ctx: AppContext,
@@ -99,7 +102,8 @@ export class PriceService {
       let quarters = 0;
       for (let i = 0; i < inRange.length; i += 2000)
         quarters += await repo.insertPrices(trx, inRange.slice(i, i + 2000));
-      const hours = await repo.deriveElprices(trx, start, end, this.ctx.config.gridCompanyGln);
+      const { gridCompanyGln, energinetGln } = this.ctx.config;
+      const hours = await repo.deriveElprices(trx, start, end, gridCompanyGln, energinetGln);
       return { quarters, hours };
     });
   }
@@ -113,7 +117,18 @@ export class PriceService {
     if (filled > 0) {
       this.elpriceCache.clear();
       this.pricesCache.clear();
+      this.chargesVersion++;
     }
+    return periods;
+  }
+
+  /** Loads Energinet's charge periods (ENERGINET_GLN); stored hours take the charges now valid at them. */
+  async refreshCharges(): Promise<number> {
+    const { periods, changed } = await refreshCharges(
+      { db: this.ctx.database.db, provider: this.provider, log: this.ctx.log, signal: this.ctx.shutdown },
+      this.ctx.config.energinetGln,
+    );
+    if (changed > 0) this.chargesVersion++;
     return periods;
   }
 

@@ -18,6 +18,10 @@ export interface ElpricesTable {
   price_dkk: string;
   tariff_dkk: string | null;
   total_dkk: string | null;
+  /** Energinet's charges valid at the hour, DKK/kWh; null while no period covers it. */
+  transmission_dkk_kwh: string | null;
+  system_dkk_kwh: string | null;
+  electricity_tax_dkk_kwh: string | null;
 }
 
 export interface TariffPeriodsTable {
@@ -31,7 +35,21 @@ export interface TariffPeriodsTable {
   updated_at: Generated<Date>;
 }
 
+/** Energinet's charges (transmission, system, electricity tax) by validity, DKK/kWh per wall-clock hour. */
+export interface ChargePeriodsTable {
+  owner_gln: string;
+  charge: 'transmission' | 'system' | 'electricity_tax';
+  charge_type_code: string;
+  /** Danish wall-clock time, `timestamp` without zone. */
+  valid_from: string;
+  valid_to: string | null;
+  dkk_per_kwh: string;
+  source: string;
+  updated_at: Generated<Date>;
+}
+
 export interface PricesTables {
+  'power.charge_periods': ChargePeriodsTable;
   'power.prices': PricesTable;
   'power.elprices': ElpricesTable;
   'power.tariff_periods': TariffPeriodsTable;

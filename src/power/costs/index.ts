@@ -1,0 +1,10 @@
+import type { AppContext, Feature } from '../../context.js';
+import type { PriceService } from '../prices/service.js';
+import { costRoutes } from './routes.js';
+import { CostService } from './service.js';
+
+/** /api/consumer-prices, /api/costs and /api/cheapest, on the price service's stored hours. */
+export function createCostsFeature(ctx: AppContext, deps: { prices: PriceService }): Feature {
+  const service = new CostService(ctx, deps.prices);
+  return { name: 'costs', routes: (app) => costRoutes(app, service) };
+}

@@ -1,0 +1,98 @@
+import type { FastifyReply } from 'fastify';
+import type { App } from '../../context.js';
+import { sendCsv } from '../../http/csv.js';
+import { problems } from '../../http/problem.js';
+import {
+  Cheapest,
+  CheapestQuery,
+  ConsumerPriceItem,
+  ConsumerPrices,
+  ConsumerPricesQuery,
+  CostDay,
+  CostHour,
+  Costs,
+  CostsQuery,
+} from './schemas.js';
+import type { CostService } from './service.js';
+
+const columns = (schema: { properties: Record<string, unknown> }, drop: string[] = []) =>
+  Object.keys(schema.properties).filter((k) => !drop.includes(k));
+
+export const CONSUMER_PRICE_COLUMNS = columns(ConsumerPriceItem);
+export const COST_DAY_COLUMNS = columns(CostDay, ['items']);
+export const COST_HOUR_COLUMNS = columns(CostHour);
+
+export function costRoutes(app: App, service: CostService) {
+  app.get(
+    '/api/consumer-prices',
+    {
+      schema: {
+        tags: ['power'],
+        summary: 'What a kWh costs the household in each Danish hour: spot, every charge, markup and VAT',
+        querystring: ConsumerPricesQuery,
+        produces: ['application/json', 'text/csv'],
+        response: { 200: ConsumerPrices, ...problems(400, 502, 503) },
+      },
+    },
+    async (request, reply) => {
+      const { date, area, format } = request.query;
+      const answer = await service.consumerPrices(date, area, request.signal);
+      void reply.header('cache-control', answer.complete ? 'public, max-age=3600' : 'no-store');
+      if (format === 'csv')
+        return sendCsv(
+          reply,
+          `consumer-prices-${answer.body.date}-${answer.body.area}.csv`,
+          CONSUMER_PRICE_COLUMNS,
+          answer.body.items,
+        ) as never;
+      // The serialized bytes go out untouched, as /api/elprice sends its day.
+      return (reply as FastifyReply).type('application/json').send(answer.json) as never;
+    },
+  );
+
+  app.get(
+    '/api/costs',
+    {
+      // What the household paid, hour by hour, shows when it is at home: private like metering.
+      config: { private: true },
+      schema: {
+        tags: ['metering'],
+        summary: 'Cost of the metered consumption, value of the production sold, solar self-consumption',
+        security: [{ bearer: [] }],
+        querystring: CostsQuery,
+        produces: ['application/json', 'text/csv'],
+        response: { 200: Costs, ...problems(400, 401) },
+      },
+    },
+    async (request, reply) => {
+      const { from, to, resolution, format } = request.query;
+      const costs = await service.costs(from, to, resolution);
+      if (format !== 'csv') return costs;
+      const name = `costs-${from}-${to}.csv`;
+      if (resolution === 'hour')
+        return sendCsv(
+          reply,
+          name,
+          COST_HOUR_COLUMNS,
+          costs.days.flatMap((d) => d.items ?? []),
+        );
+      return sendCsv(reply, name, COST_DAY_COLUMNS, costs.days);
+    },
+  );
+
+  app.get(
+    '/api/cheapest',
+    {
+      schema: {
+        tags: ['power'],
+        summary: 'The N consecutive whole hours with the lowest mean consumer price',
+        querystring: CheapestQuery,
+        response: { 200: Cheapest, ...problems(400, 404, 502, 503) },
+      },
+    },
+    async (request) => {
+      const { hours, date, area } = request.query;
+      return service.cheapest(hours, date, area, request.signal);
+    },
+  );
+}

@@ -1,0 +1,130 @@
+import { Type, type Static } from 'typebox';
+import { Format } from '../../http/csv.js';
+import { DAYS, Day } from '../../http/types.js';
+
+const Nullable = <T extends ReturnType<typeof Type.Number>>(t: T) => Type.Union([t, Type.Null()]);
+const Area = Type.Union([Type.Literal('DK1'), Type.Literal('DK2')], {
+  description: 'price area; default PRICE_AREA',
+});
+const InstantDk = Type.String({
+  description: 'start of the hour, ISO 8601 with the Danish offset of that instant',
+  examples: ['2025-10-26T02:00:00+01:00'],
+});
+const PerKwh = (description: string) => Type.Number({ description: `${description}, DKK/kWh` });
+
+export const ConsumerPricesQuery = Type.Object(
+  {
+    date: Type.Optional(Day(DAYS.prices, 'a Danish day; default today in Denmark')),
+    area: Type.Optional(Area),
+    format: Format,
+  },
+  { additionalProperties: false },
+);
+
+export const ConsumerPriceItem = Type.Object({
+  time_dk: InstantDk,
+  spot: PerKwh("day-ahead price, the exact mean of the hour's quarters"),
+  grid_tariff: Nullable(PerKwh("the grid company's (GRID_COMPANY_GLN) tariff of the hour, excl. VAT")),
+  transmission_tariff: Nullable(PerKwh("Energinet's transmission tariff (40000), excl. VAT")),
+  system_tariff: Nullable(PerKwh("Energinet's system tariff (41000), excl. VAT")),
+  electricity_tax: Nullable(PerKwh('electricity tax (elafgift, EA-001), excl. VAT')),
+  supplier_markup: PerKwh("the supplier's markup (SUPPLIER_MARKUP_DKK_KWH), excl. VAT"),
+  vat: Nullable(PerKwh('VAT_RATE times the sum of the parts above; null when one is missing')),
+  total: Nullable(PerKwh('the sum of the parts plus VAT; null when a charge is missing, never guessed')),
+});
+export type ConsumerPriceItem = Static<typeof ConsumerPriceItem>;
+
+export const ConsumerPrices = Type.Object({
+  date: Type.String(),
+  area: Type.String(),
+  complete: Type.Boolean({
+    description: 'every hour of the day (23, 24 or 25) is stored and has a total',
+  }),
+  items: Type.Array(ConsumerPriceItem, { description: 'the stored hours of the day, in order' }),
+});
+export type ConsumerPrices = Static<typeof ConsumerPrices>;
+
+export const CostsQuery = Type.Object(
+  {
+    from: Day(DAYS.metering, 'first Danish day, inclusive'),
+    to: Day(DAYS.metering, 'last Danish day, inclusive; at most 366 days after from'),
+    resolution: Type.Optional(
+      Type.Union([Type.Literal('day'), Type.Literal('hour')], {
+        description: 'day (default), or hour: each day also lists its metered hours',
+      }),
+    ),
+    format: Format,
+  },
+  { additionalProperties: false },
+);
+
+const Kwh = (description: string) => Type.Number({ description: `${description}, kWh` });
+const Dkk = (description: string) => Type.Number({ description: `${description}, DKK` });
+
+export const CostHour = Type.Object({
+  time_dk: InstantDk,
+  consumption_kwh: Nullable(Kwh('taken from the grid (D07)')),
+  production_kwh: Nullable(Kwh('supplied to the grid (D06)')),
+  solar_kwh: Nullable(Kwh("the solar inverter's energy, where imported")),
+  spot: Nullable(PerKwh('day-ahead price')),
+  total: Nullable(PerKwh('consumer price incl. VAT; null when a part is missing')),
+  cost_dkk: Nullable(Dkk('consumption × total, exact, not rounded')),
+  sold_value_dkk: Nullable(Dkk('production × spot, exact, not rounded')),
+  self_consumed_kwh: Nullable(Kwh('solar energy less what went to the grid, not below 0')),
+});
+
+export const CostDay = Type.Object({
+  date: Type.String(),
+  consumption_kwh: Kwh('taken from the grid (D07) on the day'),
+  cost_dkk: Dkk("the sum of each priced hour's consumption × total, rounded to øre"),
+  production_kwh: Kwh('supplied to the grid (D06)'),
+  sold_value_dkk: Dkk('the sum of production × spot, rounded to øre'),
+  hours: Type.Integer({ description: 'hours with a metered reading' }),
+  hours_priced: Type.Integer({ description: 'of those, the hours with a total; the others are not costed' }),
+  self_consumed_kwh: Nullable(Kwh('solar energy used at home; null without imported solar readings')),
+  self_consumption_value_dkk: Nullable(Dkk('self_consumed_kwh × total, rounded to øre')),
+  items: Type.Optional(Type.Array(CostHour, { description: 'with resolution=hour' })),
+});
+export type CostDay = Static<typeof CostDay>;
+
+export const Costs = Type.Object({
+  from: Type.String(),
+  to: Type.String(),
+  area: Type.String(),
+  days: Type.Array(CostDay, { description: 'every day of the range, in order' }),
+  total: Type.Object({
+    consumption_kwh: Type.Number(),
+    cost_dkk: Type.Number(),
+    production_kwh: Type.Number(),
+    sold_value_dkk: Type.Number(),
+    hours: Type.Integer(),
+    hours_priced: Type.Integer(),
+    self_consumed_kwh: Type.Union([Type.Number(), Type.Null()]),
+    self_consumption_value_dkk: Type.Union([Type.Number(), Type.Null()]),
+  }),
+});
+export type Costs = Static<typeof Costs>;
+
+export const CheapestQuery = Type.Object(
+  {
+    hours: Type.Integer({ minimum: 1, maximum: 12, description: 'length of the window in whole hours' }),
+    date: Type.Optional(
+      Day(DAYS.prices, 'a Danish day; default from the current hour to the last published hour'),
+    ),
+    area: Type.Optional(Area),
+  },
+  { additionalProperties: false },
+);
+
+export const Cheapest = Type.Object({
+  area: Type.String(),
+  hours: Type.Integer(),
+  start_dk: InstantDk,
+  end_dk: Type.String({ description: 'end of the last hour (exclusive), with the Danish offset' }),
+  average_dkk_kwh: Type.Number({ description: 'mean price of the window, DKK/kWh' }),
+  basis: Type.Union([Type.Literal('total'), Type.Literal('spot')], {
+    description:
+      'total: consumer price incl. VAT; spot: a charge is missing for some hour searched, so the window is ranked on the spot price',
+  }),
+});
+export type Cheapest = Static<typeof Cheapest>;

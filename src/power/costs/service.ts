@@ -1,0 +1,227 @@
+import { Big } from 'big.js';
+import type { AppContext } from '../../context.js';
+import { badRequest, notFound } from '../../http/problem.js';
+import { ProviderError } from '../../providers/http.js';
+import {
+  addDays,
+  danishDate,
+  danishDayBounds,
+  danishDaySteps,
+  toDanishIso,
+} from '../../shared/danish-time.js';
+import type { PriceService } from '../prices/service.js';
+import { cheapestWindow, num, priceHour, type PricedHour, type Pricing } from './pricing.js';
+import * as repo from './repository.js';
+import type { Cheapest, ConsumerPriceItem, ConsumerPrices, CostDay, Costs } from './schemas.js';
+
+/** A day's answer kept with its serialized bytes; only complete days are cached. */
+export interface ConsumerPricesAnswer {
+  body: ConsumerPrices;
+  json: Buffer;
+  complete: boolean;
+}
+
+const CACHE_ENTRIES = 800;
+export const MAX_COST_DAYS = 366;
+
+export function consumerItem(h: PricedHour): ConsumerPriceItem {
+  return {
+    time_dk: toDanishIso(h.time),
+    spot: num(h.spot)!,
+    grid_tariff: num(h.grid_tariff),
+    transmission_tariff: num(h.transmission_tariff),
+    system_tariff: num(h.system_tariff),
+    electricity_tax: num(h.electricity_tax),
+    supplier_markup: num(h.supplier_markup)!,
+    vat: num(h.vat),
+    total: num(h.total),
+  };
+}
+
+/** The consumer price of every hour (all charges and VAT), the household's costs, the cheapest hours. */
+export class CostService {
+  private readonly cache = new Map<string, { version: number; answer: ConsumerPricesAnswer }>();
+  private readonly pricing: Pricing;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly prices: PriceService,
+  ) {
+    this.pricing = { markup: ctx.config.supplierMarkupDkkKwh, vatRate: ctx.config.vatRate };
+  }
+
+  /** A day not stored is fetched as /api/elprice fetches it (shared, at most once a minute). */
+  async consumerPrices(
+    date: string | undefined,
+    area: string | undefined,
+    signal?: AbortSignal,
+  ): Promise<ConsumerPricesAnswer> {
+    const day = date ?? this.prices.today();
+    const where = area ?? this.ctx.config.priceArea;
+    const key = `${day}|${where}`;
+    const hit = this.cache.get(key);
+    if (hit && hit.version === this.prices.chargesVersion) return hit.answer;
+    const version = this.prices.chargesVersion;
+    await this.prices.elprice(day, signal);
+    const hours = await this.pricedHours(day, where);
+    const items = hours.map(consumerItem);
+    const complete = items.length === danishDaySteps(day, 60).length && items.every((i) => i.total !== null);
+    const body: ConsumerPrices = { date: day, area: where, complete, items };
+    const answer = { body, json: Buffer.from(JSON.stringify(body)), complete };
+    if (complete) {
+      if (this.cache.size >= CACHE_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
+      this.cache.set(key, { version, answer });
+    }
+    return answer;
+  }
+
+  /** Inclusive Danish days, at most 366; every day of the range is listed, metered or not. */
+  async costs(from: string, to: string, resolution: 'day' | 'hour' = 'day'): Promise<Costs> {
+    if (to < from) throw badRequest(`querystring.to: ${to} is before from (${from})`);
+    if (addDays(from, MAX_COST_DAYS - 1) < to)
+      throw badRequest(
+        `querystring.to: at most ${MAX_COST_DAYS} days from ${from}, that is ${addDays(from, MAX_COST_DAYS - 1)}`,
+      );
+    const area = this.ctx.config.priceArea;
+    const params = {
+      start: danishDayBounds(from).start,
+      end: danishDayBounds(to).end,
+      area,
+      markup: this.pricing.markup,
+      vatRate: this.pricing.vatRate,
+    };
+    const db = this.ctx.database.db;
+    const stored = new Map((await repo.costDays(db, params)).map((r) => [r.date, r]));
+    const byDay = new Map<string, NonNullable<CostDay['items']>>();
+    if (resolution === 'hour')
+      for (const h of await repo.costHours(db, params)) {
+        const date = danishDate(h.start_at);
+        const list = byDay.get(date) ?? byDay.set(date, []).get(date)!;
+        const times = (a: string | null, b: string | null) =>
+          a === null || b === null ? null : Number(new Big(a).times(b).toString());
+        const n = (v: string | null) => (v === null ? null : Number(v));
+        list.push({
+          time_dk: toDanishIso(h.start_at),
+          consumption_kwh: n(h.consumption_kwh),
+          production_kwh: n(h.production_kwh),
+          solar_kwh: n(h.solar_kwh),
+          spot: n(h.spot),
+          total: n(h.total),
+          cost_dkk: times(h.consumption_kwh, h.total),
+          sold_value_dkk: times(h.production_kwh, h.spot),
+          self_consumed_kwh: n(h.self_consumed_kwh),
+        });
+      }
+    const sums = {
+      consumption_kwh: new Big(0),
+      cost_dkk: new Big(0),
+      production_kwh: new Big(0),
+      sold_value_dkk: new Big(0),
+      self_consumed_kwh: null as Big | null,
+      self_consumption_value_dkk: null as Big | null,
+    };
+    let hours = 0;
+    let hoursPriced = 0;
+    const days: CostDay[] = [];
+    for (let date = from; date <= to; date = addDays(date, 1)) {
+      const r = stored.get(date);
+      const day: CostDay = {
+        date,
+        consumption_kwh: Number(r?.consumption_kwh ?? 0),
+        cost_dkk: Number(r?.cost_dkk ?? 0),
+        production_kwh: Number(r?.production_kwh ?? 0),
+        sold_value_dkk: Number(r?.sold_value_dkk ?? 0),
+        hours: Number(r?.hours ?? 0),
+        hours_priced: Number(r?.hours_priced ?? 0),
+        self_consumed_kwh: r?.self_consumed_kwh == null ? null : Number(r.self_consumed_kwh),
+        self_consumption_value_dkk:
+          r?.self_consumption_value_dkk == null ? null : Number(r.self_consumption_value_dkk),
+      };
+      if (resolution === 'hour') day.items = byDay.get(date) ?? [];
+      days.push(day);
+      if (!r) continue;
+      sums.consumption_kwh = sums.consumption_kwh.plus(r.consumption_kwh);
+      sums.cost_dkk = sums.cost_dkk.plus(r.cost_dkk);
+      sums.production_kwh = sums.production_kwh.plus(r.production_kwh);
+      sums.sold_value_dkk = sums.sold_value_dkk.plus(r.sold_value_dkk);
+      if (r.self_consumed_kwh !== null)
+        sums.self_consumed_kwh = (sums.self_consumed_kwh ?? new Big(0)).plus(r.self_consumed_kwh);
+      if (r.self_consumption_value_dkk !== null)
+        sums.self_consumption_value_dkk = (sums.self_consumption_value_dkk ?? new Big(0)).plus(
+          r.self_consumption_value_dkk,
+        );
+      hours += Number(r.hours);
+      hoursPriced += Number(r.hours_priced);
+    }
+    return {
+      from,
+      to,
+      area,
+      days,
+      total: {
+        consumption_kwh: num(sums.consumption_kwh)!,
+        cost_dkk: num(sums.cost_dkk)!,
+        production_kwh: num(sums.production_kwh)!,
+        sold_value_dkk: num(sums.sold_value_dkk)!,
+        hours,
+        hours_priced: hoursPriced,
+        self_consumed_kwh: num(sums.self_consumed_kwh),
+        self_consumption_value_dkk: num(sums.self_consumption_value_dkk),
+      },
+    };
+  }
+
+  /**
+   * The `n` cheapest consecutive hours of a Danish day, or without a day from the current hour
+   * to the last published one (tomorrow's hours once published).
+   */
+  async cheapest(
+    n: number,
+    date: string | undefined,
+    area: string | undefined,
+    signal?: AbortSignal,
+  ): Promise<Cheapest> {
+    const where = area ?? this.ctx.config.priceArea;
+    let hours: PricedHour[];
+    if (date !== undefined) {
+      await this.prices.elprice(date, signal);
+      hours = await this.pricedHours(date, where);
+    } else {
+      const now = this.ctx.clock.now();
+      const today = danishDate(now);
+      const tomorrow = addDays(today, 1);
+      await this.prices.elprice(today, signal);
+      // Tomorrow is published from about 13:00; until then (or while the provider fails) it is simply absent.
+      await this.prices.elprice(tomorrow, signal).catch((e: unknown) => {
+        if (!(e instanceof ProviderError)) throw e;
+      });
+      const hourStart = new Date(Math.floor(now.getTime() / 3_600_000) * 3_600_000);
+      const rows = await repo.consumerHours(
+        this.ctx.database.db,
+        hourStart,
+        danishDayBounds(tomorrow).end,
+        where,
+      );
+      hours = rows.map((r) => priceHour(r, this.pricing));
+    }
+    const w = cheapestWindow(hours, n);
+    if (!w)
+      throw notFound(
+        `no ${n} consecutive published hours for ${where} ${date ?? 'from the current hour on'} (${hours.length} stored)`,
+      );
+    return {
+      area: where,
+      hours: n,
+      start_dk: toDanishIso(w.start),
+      end_dk: toDanishIso(w.end),
+      average_dkk_kwh: num(w.average)!,
+      basis: w.basis,
+    };
+  }
+
+  private async pricedHours(day: string, area: string): Promise<PricedHour[]> {
+    const { start, end } = danishDayBounds(day);
+    const rows = await repo.consumerHours(this.ctx.database.db, start, end, area);
+    return rows.map((r) => priceHour(r, this.pricing));
+  }
+}

@@ -1,0 +1,56 @@
+import { FakeEnergiDataService, energinetChargeRecord } from '../../../test/fakes/energidataservice.js';
+import type { TestApp } from '../../../test/support/app.js';
+import { EnergiDataService, type SpotPrice } from '../../providers/energidataservice.js';
+import { danishDayBounds, danishDaySteps, danishHour } from '../../shared/danish-time.js';
+import * as prices from '../prices/repository.js';
+import { PriceService } from '../prices/service.js';
+
+/**
+ * Energinet's 2026 charges as the tests' fixtures use them (DKK/kWh): transmission 0.043, system
+ * 0.072, electricity tax 0.008, except that no tax period covers `taxGap` (a Danish day).
+ */
+export function chargesWithTaxGap(taxGap: string, next: string) {
+  return [
+    energinetChargeRecord({ code: '40000', validFrom: '2026-01-01T00:00:00', validTo: null, price: 0.043 }),
+    energinetChargeRecord({ code: '41000', validFrom: '2026-01-01T00:00:00', validTo: null, price: 0.072 }),
+    energinetChargeRecord({ code: 'EA-001', validFrom: `${next}T00:00:00`, validTo: null, price: 0.008 }),
+    energinetChargeRecord({
+      code: 'EA-001',
+      validFrom: '2026-01-01T00:00:00',
+      validTo: `${taxGap}T00:00:00`,
+      price: 0.008,
+    }),
+  ];
+}
+
+/** Loads the fake's charges into the app's database, as the daily refresh does. */
+export async function refreshCharges(app: TestApp, fake: FakeEnergiDataService): Promise<void> {
+  await new PriceService(
+    app.ctx,
+    new EnergiDataService({ baseUrl: fake.url, timeoutMs: 5000 }),
+  ).refreshCharges();
+}
+
+/**
+ * Stores a whole Danish day of hand-picked quarter prices (DKK/MWh) for both areas and derives
+ * its hours with the tariffs and charges stored now: `price(hour, quarter)` by wall-clock hour.
+ */
+export async function storeDay(
+  app: TestApp,
+  date: string,
+  price: (hour: number, quarter: number, area: 'DK1' | 'DK2') => string,
+): Promise<void> {
+  const rows: SpotPrice[] = danishDaySteps(date, 15).flatMap((t) =>
+    (['DK1', 'DK2'] as const).map((area) => ({
+      timeUtc: t,
+      area,
+      minutes: 15 as const,
+      priceDkk: price(danishHour(t), (t.getUTCMinutes() / 15) | 0, area),
+      priceEur: null,
+    })),
+  );
+  const db = app.ctx.database.db;
+  await prices.insertPrices(db, rows);
+  const { start, end } = danishDayBounds(date);
+  await prices.deriveElprices(db, start, end, app.ctx.config.gridCompanyGln, app.ctx.config.energinetGln);
+}
