@@ -190,6 +190,11 @@ export function contractViolation(req: FuzzRequest, res: LightMyRequestResponse)
   }
   const schema = declared?.content?.['application/json']?.schema;
   if (!declared) return `${where}: status not declared in the route's schema`;
+  if (String(res.headers['content-type']).startsWith('text/csv')) {
+    if (!/[?&]format=csv(&|$)/.test(req.url)) return `${where}: CSV that was not asked for`;
+    const header = res.body.split('\r\n', 1)[0] ?? '';
+    return /^[a-z_0-9]+(,[a-z_0-9]+)*$/.test(header) ? null : `${where}: CSV without a header row`;
+  }
   if (schema && !ajv.validate(schema, res.json()))
     return `${where}: body does not match schema: ${ajv.errorsText()}`;
   return null;
