@@ -188,8 +188,12 @@ export function contractViolation(req: FuzzRequest, res: LightMyRequestResponse)
     if (res.json<{ detail: string }>().detail.trim() === '') return `${where}: empty detail`;
     return null;
   }
-  const schema = declared?.content?.['application/json']?.schema;
   if (!declared) return `${where}: status not declared in the route's schema`;
+  // A route that answers CSV as well (format=csv) declares text/csv beside its JSON.
+  const type = String(res.headers['content-type'] ?? '').split(';')[0]!.trim();
+  if (type !== '' && type !== 'application/json')
+    return declared.content?.[type] ? null : `${where}: ${type} is not a declared content type`;
+  const schema = declared.content?.['application/json']?.schema;
   if (schema && !ajv.validate(schema, res.json()))
     return `${where}: body does not match schema: ${ajv.errorsText()}`;
   return null;
