@@ -190,7 +190,9 @@ export function contractViolation(req: FuzzRequest, res: LightMyRequestResponse)
   }
   if (!declared) return `${where}: status not declared in the route's schema`;
   // A route that answers CSV as well (format=csv) declares text/csv beside its JSON.
-  const type = String(res.headers['content-type'] ?? '').split(';')[0]!.trim();
+  const type = String(res.headers['content-type'] ?? '')
+    .split(';')[0]!
+    .trim();
   if (type !== '' && type !== 'application/json')
     return declared.content?.[type] ? null : `${where}: ${type} is not a declared content type`;
   const schema = declared.content?.['application/json']?.schema;
