@@ -1,7 +1,7 @@
 import { Big } from 'big.js';
 import type { FastifyReply } from 'fastify';
 import { Readable } from 'node:stream';
-import { Type } from 'typebox';
+import { Type, type TSchema } from 'typebox';
 
 /** `?format=csv` beside JSON, for the routes that offer their rows as a spreadsheet. */
 export const Format = Type.Optional(
@@ -15,6 +15,14 @@ export const CsvContent = {
   description: 'text/csv (RFC 4180) when format=csv',
   content: { 'text/csv': { schema: { type: 'string' } } },
 } as const;
+
+/** A 200 answer of `schema` as JSON, or its rows as text/csv when `format=csv` is asked. */
+export function jsonOrCsv<T extends TSchema>(
+  schema: T,
+  description = 'JSON, or text/csv (RFC 4180) with format=csv',
+) {
+  return { description, content: { 'application/json': { schema }, ...CsvContent.content } };
+}
 
 /** One field: numbers in plain dot-decimal notation (never an exponent), text quoted when it must be. */
 export function csvField(value: unknown): string {

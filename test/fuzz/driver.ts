@@ -188,16 +188,28 @@ export function contractViolation(req: FuzzRequest, res: LightMyRequestResponse)
     if (res.json<{ detail: string }>().detail.trim() === '') return `${where}: empty detail`;
     return null;
   }
-  const schema = declared?.content?.['application/json']?.schema;
   if (!declared) return `${where}: status not declared in the route's schema`;
-  if (String(res.headers['content-type']).startsWith('text/csv')) {
-    if (!/[?&]format=csv(&|$)/.test(req.url)) return `${where}: CSV that was not asked for`;
-    const header = res.body.split('\r\n', 1)[0] ?? '';
-    return /^[a-z_0-9]+(,[a-z_0-9]+)*$/.test(header) ? null : `${where}: CSV without a header row`;
-  }
+  // A route that answers CSV as well (format=csv) declares text/csv beside its JSON.
+  const type = String(res.headers['content-type'] ?? '')
+    .split(';')[0]!
+    .trim();
+  if (type !== '' && type !== 'application/json')
+    return declared.content?.[type]
+      ? csvViolation(req, res, type)
+      : `${where}: ${type} is not a declared content type`;
+  const schema = declared.content?.['application/json']?.schema;
   if (schema && !ajv.validate(schema, res.json()))
     return `${where}: body does not match schema: ${ajv.errorsText()}`;
   return null;
+}
+
+/** A CSV answer only when format=csv was asked, and then with a header row of field names. */
+function csvViolation(req: FuzzRequest, res: LightMyRequestResponse, type: string): string | null {
+  if (type !== 'text/csv') return null;
+  const where = `${req.route.method} ${req.url.slice(0, 120)}`;
+  if (!/[?&]format=csv(&|$)/.test(req.url)) return `${where}: CSV that was not asked for`;
+  const header = res.body.split('\r\n', 1)[0] ?? '';
+  return /^[a-z_0-9]+(,[a-z_0-9]+)*$/.test(header) ? null : `${where}: CSV without a header row`;
 }
 
 /** A digest of every row of every table in the service schemas: equal digests, equal data. */

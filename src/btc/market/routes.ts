@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { App } from '../../context.js';
 import { problems } from '../../http/problem.js';
-import { sendCsv } from '../../http/csv.js';
+import { jsonOrCsv, sendCsv } from '../../http/csv.js';
 import { PREMIUM_COLUMNS, PremiumList, PremiumQuery, PriceMessage, QuoteMessage } from './schemas.js';
 import type { MarketService } from './service.js';
 
@@ -45,7 +45,10 @@ export function marketRoutes(app: App, market: MarketService): void {
         description:
           "Averages, minimum and maximum of each quote's spread_pct and the average all_in_pct over the Danish days from..to (at most 400); quotes older than QUOTE_RETENTION_DAYS count through their hourly rows. format=csv answers the items as text/csv.",
         querystring: PremiumQuery,
-        response: { 200: PremiumList, ...problems(400) },
+        response: {
+          200: jsonOrCsv(PremiumList, 'the items as JSON, or as text/csv (RFC 4180) with format=csv'),
+          ...problems(400),
+        },
       },
     },
     async (request, reply) => {

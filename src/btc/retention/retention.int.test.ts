@@ -189,4 +189,36 @@ describe('retention', () => {
     expect(r.batches).toBeGreaterThanOrEqual(24 + 2);
     expect(await premium('from=2026-07-10&to=2026-07-20&resolution=day')).toEqual(before.day);
   });
+
+  it('a late quote in a folded hour is added to its row: count, min, sums, and the last ticker', async () => {
+    const { db } = t.db.database;
+    const time = new Date('2026-07-11T05:00:00Z');
+    const row = () =>
+      db.selectFrom('btc.quotes_hour').selectAll().where('time', '=', time).executeTakeFirstOrThrow();
+    const was = await row();
+    const q = {
+      at: new Date('2026-07-11T05:59:59Z'),
+      total_eur: '55',
+      fee_eur: '0.55',
+      pre_fee_eur: '54.45',
+      quote_sats: 1_000,
+    };
+    await market.insertQuote(db, { ...q, rates: ticker(1), ...premiumOf(q, '60000') });
+    expect((await retention.run()).quotesFolded).toBe(1);
+    const now = await row();
+    expect(now).toMatchObject({
+      quotes: was.quotes + 1,
+      quote_sats_min: 1_000,
+      quote_sats_max: was.quote_sats_max,
+      quote_sats_sum: String(Number(was.quote_sats_sum) + 1_000),
+      last_at: q.at,
+      last_rates: ticker(1),
+      premium_quotes: was.premium_quotes + 1,
+    });
+    expect(Number(now.quote_sats_avg)).toBeCloseTo(
+      (Number(was.quote_sats_sum) + 1_000) / (was.quotes + 1),
+      2,
+    );
+    expect(Number(now.spread_pct_max)).toBeGreaterThan(Number(was.spread_pct_max));
+  });
 });
