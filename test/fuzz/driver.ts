@@ -188,8 +188,13 @@ export function contractViolation(req: FuzzRequest, res: LightMyRequestResponse)
     if (res.json<{ detail: string }>().detail.trim() === '') return `${where}: empty detail`;
     return null;
   }
-  const schema = declared?.content?.['application/json']?.schema;
   if (!declared) return `${where}: status not declared in the route's schema`;
+  const media = String(res.headers['content-type'] ?? '')
+    .split(';')[0]!
+    .trim();
+  if (media === 'text/csv')
+    return declared.content?.['text/csv'] ? null : `${where}: text/csv not declared in the route's schema`;
+  const schema = declared.content?.['application/json']?.schema;
   if (schema && !ajv.validate(schema, res.json()))
     return `${where}: body does not match schema: ${ajv.errorsText()}`;
   return null;
