@@ -95,7 +95,7 @@ describe('issue 14 item 3, ?format=csv answers every row as text/csv', () => {
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-type']).toMatch(/^text\/csv/);
       expect(res.body.endsWith('\r\n')).toBe(true);
-      const records = parse(res.body, { columns: true }) as Record<string, string>[];
+      const records = parse<Record<string, string>>(res.body, { columns: true });
       const json = (await everyPage(list, 'limit=1000')).rows;
       expect(records).toHaveLength(json.length);
       const header = res.body.slice(0, res.body.indexOf('\r\n')).split(',');
@@ -105,7 +105,7 @@ describe('issue 14 item 3, ?format=csv answers every row as text/csv', () => {
       records.forEach((rec, i) => {
         for (const k of header) {
           const v = json[i]![k];
-          expect([k, rec[k]]).toEqual([k, v === undefined || v === null ? '' : String(v)]);
+          expect([k, rec[k]]).toEqual([k, v === undefined || v === null ? '' : String(v as string | number)]);
         }
       });
       for (const rec of records)
@@ -119,7 +119,7 @@ describe('issue 14 item 3, ?format=csv answers every row as text/csv', () => {
       'GET',
       '/api/events?format=csv&type=wallet_to_wallet&from=2020-01-01&to=2020-01-31',
     );
-    const records = parse(res.body, { columns: true }) as Record<string, string>[];
+    const records = parse<Record<string, string>>(res.body, { columns: true });
     expect(records.length).toBeGreaterThan(0);
     expect(records.every((r) => r.type === 'wallet_to_wallet' && r.amount === '' && r.wallet === '')).toBe(
       true,
