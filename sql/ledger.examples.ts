@@ -74,9 +74,15 @@ const projectionExamples: QueryExamples<typeof projections> = {
     ['deposits', 42],
     ['buys', 42],
   ],
-  listDeposits: [[{}], [{ from: '2026-01-01', to: '2026-12-31' }]],
+  listDeposits: [
+    [{ limit: 101 }],
+    [{ from: '2026-01-01', to: '2026-12-31', after: { occurred_at: '2026-07-01', id: 42 }, limit: 101 }],
+  ],
   depositTotals: [[]],
-  listBuys: [[{}], [{ from: '2026-01-01', to: '2026-12-31' }]],
+  listBuys: [
+    [{ limit: 101 }],
+    [{ from: '2026-01-01', to: '2026-12-31', after: { occurred_at: '2026-07-01', id: 42 }, limit: 101 }],
+  ],
 };
 
 const idempotencyExamples: QueryExamples<typeof idempotency> = {

@@ -729,7 +729,9 @@ from
   "btc"."buys"
 order by
   "btc"."buys"."occurred_at",
-  "btc"."buys"."id";
+  "btc"."buys"."id"
+limit
+  $1;
 
 -- src/btc/ledger/projections.ts listBuys (example 2)
 select
@@ -745,9 +747,12 @@ from
 where
   "occurred_at" >= $1
   and "occurred_at" <= $2
+  and (occurred_at, id) > ($3::date, $4::int8)
 order by
   "btc"."buys"."occurred_at",
-  "btc"."buys"."id";
+  "btc"."buys"."id"
+limit
+  $5;
 
 -- src/btc/ledger/projections.ts listDeposits (example 1)
 select
@@ -764,7 +769,9 @@ from
   "btc"."deposits"
 order by
   "btc"."deposits"."occurred_at",
-  "btc"."deposits"."id";
+  "btc"."deposits"."id"
+limit
+  $1;
 
 -- src/btc/ledger/projections.ts listDeposits (example 2)
 select
@@ -782,9 +789,12 @@ from
 where
   "occurred_at" >= $1
   and "occurred_at" <= $2
+  and (occurred_at, id) > ($3::date, $4::int8)
 order by
   "btc"."deposits"."occurred_at",
-  "btc"."deposits"."id";
+  "btc"."deposits"."id"
+limit
+  $5;
 
 -- src/btc/ledger/projections.ts lockForRebuild (example 1)
 lock table "btc"."deposits" in exclusive mode;

@@ -16,12 +16,15 @@ export const CsvContent = {
   content: { 'text/csv': { schema: { type: 'string' } } },
 } as const;
 
-/** A 200 answer of `schema` as JSON, or its rows as text/csv when `format=csv` is asked. */
+/**
+ * A 200 answer of `schema` as JSON, or its rows as text/csv when `format=csv` is asked. Typed as
+ * the JSON schema, so the type provider still checks what a handler returns as JSON.
+ */
 export function jsonOrCsv<T extends TSchema>(
   schema: T,
   description = 'JSON, or text/csv (RFC 4180) with format=csv',
-) {
-  return { description, content: { 'application/json': { schema }, ...CsvContent.content } };
+): T {
+  return { description, content: { 'application/json': { schema }, ...CsvContent.content } } as unknown as T;
 }
 
 /** One field: numbers in plain dot-decimal notation (never an exponent), text quoted when it must be. */

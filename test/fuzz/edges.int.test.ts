@@ -264,10 +264,40 @@ describe('cursors: a tampered cursor is a 400 naming it, never a server error', 
       );
       expect(e.statusCode, e.body).toBe(201);
     }
+    const cold = await t.call(
+      'POST',
+      '/api/wallets',
+      { name: 'fuzz cold wallet', wallet_type: 'wallet' },
+      { authorization: `Bearer ${TOKEN}` },
+    );
+    for (const day of ['2026-01-05', '2026-01-06', '2026-01-07']) {
+      const e = await t.call(
+        'POST',
+        '/api/events',
+        {
+          type: 'exchange_to_wallet',
+          occurred_at: day,
+          from_wallet: wallet.json().id,
+          to_wallet: cold.json().id,
+          sats: 1000,
+          fee_sats: 0,
+          amount: '10.50',
+          currency: 'EUR',
+        },
+        { authorization: `Bearer ${TOKEN}` },
+      );
+      expect(e.statusCode, e.body).toBe(201);
+    }
     const paging = targets((s) => s.type === 'string').filter(
       (x) => x.where === 'query' && x.name === 'cursor',
     );
-    expect(paging.map(label)).toContain('GET /api/events query.cursor');
+    expect(paging.map(label)).toEqual(
+      expect.arrayContaining([
+        'GET /api/events query.cursor',
+        'GET /api/deposits query.cursor',
+        'GET /api/buys query.cursor',
+      ]),
+    );
     const found: string[] = [];
     for (const target of paging) {
       const first = await t.call('GET', urlFor(target.route, {}, { limit: 1 }), undefined, {

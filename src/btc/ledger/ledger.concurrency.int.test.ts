@@ -145,7 +145,7 @@ describe('with the rates provider down', () => {
       { 'idempotency-key': 'down-1' },
     );
     expect(res.statusCode).toBe(201);
-    const deposit = (await down.call('GET', '/api/deposits?from=2026-02-01&to=2026-02-01')).json();
+    const deposit = (await down.call('GET', '/api/deposits?from=2026-02-01&to=2026-02-01')).json().items;
     expect(deposit[0].amount_eur).toBe(
       new Big(100).times(ratesFor('2026-02-01').usd_eur).round(2).toFixed(2),
     );

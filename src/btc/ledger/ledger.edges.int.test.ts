@@ -190,9 +190,9 @@ describe('issue 11 item 3, money kept exactly', () => {
     expect((await t.call('GET', `/api/events/${id}`)).json()).toMatchObject({
       amount: '123456789012345.12345678',
     });
-    const deposits = (await t.call('GET', '/api/deposits?from=2026-06-01&to=2026-06-01')).json<
-      Record<string, unknown>[]
-    >();
+    const deposits = (await t.call('GET', '/api/deposits?from=2026-06-01&to=2026-06-01')).json<{
+      items: Record<string, unknown>[];
+    }>().items;
     const row = deposits.find((d) => d.event_id === id)!;
     expect(row).toMatchObject({ amount: '123456789012345.12345678', amount_eur: '123456789012345.12' });
     for (const k of ['amount_dkk', 'amount_usd']) expect(row[k]).toMatch(/^\d+\.\d{2}$/);

@@ -95,7 +95,7 @@ describe('events', () => {
     });
     expect(asked).toContain('2026-03-14');
     const r = ratesFor('2026-03-14');
-    const deposit = (await get('/api/deposits?from=2026-03-14&to=2026-03-14'))[0];
+    const deposit = (await get('/api/deposits?from=2026-03-14&to=2026-03-14')).items[0];
     expect(deposit).toMatchObject({
       event_id: res.json().id,
       wallet: exchange,
@@ -255,7 +255,7 @@ describe('events', () => {
     );
     expect(grow.statusCode).toBe(200);
     expect(await balance(cold)).toBe(89_800);
-    const buys = await get('/api/buys?from=2026-04-01&to=2026-04-01');
+    const buys = (await get('/api/buys?from=2026-04-01&to=2026-04-01')).items;
     expect(buys).toEqual([
       {
         id: buy.json().id,
@@ -292,7 +292,7 @@ describe('events', () => {
     const other = await post('/api/events', { ...body, amount: 21 }, key);
     expect(other.statusCode).toBe(422);
     expect(other.json().detail).toMatch(/Idempotency-Key/);
-    expect(await get('/api/deposits?from=2026-05-05&to=2026-05-05')).toHaveLength(1);
+    expect((await get('/api/deposits?from=2026-05-05&to=2026-05-05')).items).toHaveLength(1);
   });
 
   it('pages by occurred_at then id with an opaque cursor', async () => {
@@ -328,11 +328,14 @@ describe('events', () => {
   });
 
   it('rebuilds the read tables to exactly what the writes kept', async () => {
-    const deposits = await get('/api/deposits');
-    const buys = await get('/api/buys');
-    expect((await post('/api/deposits/rebuild', undefined)).json()).toEqual({ rebuilt: deposits.length });
-    expect((await post('/api/buys/rebuild', undefined)).json()).toEqual({ rebuilt: buys.length });
-    expect(await get('/api/deposits')).toEqual(deposits);
-    expect(await get('/api/buys')).toEqual(buys);
+    const deposits = await get('/api/deposits?limit=1000');
+    const buys = await get('/api/buys?limit=1000');
+    expect(deposits.next_cursor).toBeNull();
+    expect((await post('/api/deposits/rebuild', undefined)).json()).toEqual({
+      rebuilt: deposits.items.length,
+    });
+    expect((await post('/api/buys/rebuild', undefined)).json()).toEqual({ rebuilt: buys.items.length });
+    expect(await get('/api/deposits?limit=1000')).toEqual(deposits);
+    expect(await get('/api/buys?limit=1000')).toEqual(buys);
   });
 });

@@ -89,12 +89,15 @@ export async function insertRowOf(db: Db, table: ReadTable, eventId: number): Pr
 export type DepositRow = Selectable<DepositsTable>;
 export type BuyRow = Selectable<BuysTable>;
 
-export interface Range {
+/** One page of a read table in (occurred_at, id) order: its days, and the row after which it starts. */
+export interface PageQuery {
   from?: string;
   to?: string;
+  after?: { occurred_at: string; id: number };
+  limit: number;
 }
 
-export function listDeposits(db: Db, r: Range): Promise<DepositRow[]> {
+export function listDeposits(db: Db, r: PageQuery): Promise<DepositRow[]> {
   let q = db
     .selectFrom('btc.deposits')
     .select([
@@ -109,9 +112,12 @@ export function listDeposits(db: Db, r: Range): Promise<DepositRow[]> {
       'amount_usd',
     ])
     .orderBy('btc.deposits.occurred_at')
-    .orderBy('btc.deposits.id');
+    .orderBy('btc.deposits.id')
+    .limit(r.limit);
   if (r.from) q = q.where('occurred_at', '>=', r.from);
   if (r.to) q = q.where('occurred_at', '<=', r.to);
+  if (r.after)
+    q = q.where(sql<boolean>`(occurred_at, id) > (${r.after.occurred_at}::date, ${r.after.id}::int8)`);
   return q.execute();
 }
 
@@ -125,13 +131,16 @@ export function depositTotals(db: Db): Promise<{ wallet: number; currency: strin
     .execute();
 }
 
-export function listBuys(db: Db, r: Range): Promise<BuyRow[]> {
+export function listBuys(db: Db, r: PageQuery): Promise<BuyRow[]> {
   let q = db
     .selectFrom('btc.buys')
     .select(['id', 'event_id', day('occurred_at'), 'wallet', 'sats', 'fee_sats', 'amount_eur'])
     .orderBy('btc.buys.occurred_at')
-    .orderBy('btc.buys.id');
+    .orderBy('btc.buys.id')
+    .limit(r.limit);
   if (r.from) q = q.where('occurred_at', '>=', r.from);
   if (r.to) q = q.where('occurred_at', '<=', r.to);
+  if (r.after)
+    q = q.where(sql<boolean>`(occurred_at, id) > (${r.after.occurred_at}::date, ${r.after.id}::int8)`);
   return q.execute();
 }

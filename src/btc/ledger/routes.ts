@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import type { App } from '../../context.js';
+import { jsonOrCsv, sendCsv } from '../../http/csv.js';
 import { problems } from '../../http/problem.js';
 import { createdAnswer, valueOf } from './problems.js';
 import * as s from './schemas.js';
@@ -83,12 +84,16 @@ export function ledgerRoutes(app: App, ledger: LedgerService) {
       schema: {
         tags,
         security,
-        summary: 'Events ordered by occurred_at, then id; pass next_cursor as cursor for the next page',
+        summary:
+          'Events ordered by occurred_at, then id; pass next_cursor as cursor for the next page; format=csv for all of them',
         querystring: s.EventQuery,
-        response: { 200: s.EventPage, ...problems(400, 401) },
+        response: { 200: jsonOrCsv(s.EventPage), ...problems(400, 401) },
       },
     },
-    async (req) => ledger.listEvents(req.query),
+    async (req, reply) =>
+      req.query.format === 'csv'
+        ? sendCsv(reply, 'events.csv', s.CSV_COLUMNS.events, ledger.allEvents(req.query, req.signal))
+        : ledger.listEvents(req.query),
   );
   app.get(
     '/api/events/:id',
@@ -160,12 +165,16 @@ export function ledgerRoutes(app: App, ledger: LedgerService) {
       schema: {
         tags,
         security,
-        summary: 'Deposits with the amount in EUR, DKK and USD at the rates of their date',
-        querystring: s.Range,
-        response: { 200: Type.Array(s.Deposit), ...problems(400, 401) },
+        summary:
+          'Deposits with the amount in EUR, DKK and USD at the rates of their date, a page at a time like /api/events; format=csv for all of them',
+        querystring: s.ListQuery,
+        response: { 200: jsonOrCsv(s.DepositPage), ...problems(400, 401) },
       },
     },
-    async (req) => ledger.listDeposits(req.query),
+    async (req, reply) =>
+      req.query.format === 'csv'
+        ? sendCsv(reply, 'deposits.csv', s.CSV_COLUMNS.deposits, ledger.allDeposits(req.query, req.signal))
+        : ledger.listDeposits(req.query),
   );
   app.get(
     '/api/deposits/totals',
@@ -187,11 +196,16 @@ export function ledgerRoutes(app: App, ledger: LedgerService) {
       schema: {
         tags,
         security,
-        querystring: s.Range,
-        response: { 200: Type.Array(s.Buy), ...problems(400, 401) },
+        summary:
+          'Buys with the amount in EUR at the rates of their date, a page at a time like /api/events; format=csv for all of them',
+        querystring: s.ListQuery,
+        response: { 200: jsonOrCsv(s.BuyPage), ...problems(400, 401) },
       },
     },
-    async (req) => ledger.listBuys(req.query),
+    async (req, reply) =>
+      req.query.format === 'csv'
+        ? sendCsv(reply, 'buys.csv', s.CSV_COLUMNS.buys, ledger.allBuys(req.query, req.signal))
+        : ledger.listBuys(req.query),
   );
   for (const table of ['deposits', 'buys'] as const) {
     app.post(

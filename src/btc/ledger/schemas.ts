@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { Format } from '../../http/csv.js';
 import { Amount, Cursor, DAYS, Day as DayOf, Decimal } from '../../http/types.js';
 import { CURRENCIES, EVENT_TYPES } from './events.js';
 
@@ -61,28 +62,43 @@ export const Event = Type.Object({
 
 export type EventJson = Static<typeof Event>;
 
+const Limit = Type.Integer({
+  minimum: 1,
+  maximum: 1000,
+  default: 100,
+  description: 'rows per page (JSON); format=csv answers every row the other filters select',
+});
+
 export const EventQuery = Type.Object(
   {
     type: Type.Optional(Type.Union(EVENT_TYPES.map((t) => Type.Literal(t)))),
     wallet: Type.Optional(WalletId),
     from: Type.Optional(Day),
     to: Type.Optional(Day),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
+    limit: Type.Optional(Limit),
     cursor: Type.Optional(Cursor),
+    format: Format,
   },
   { additionalProperties: false },
 );
-export const EventPage = Type.Object({
-  items: Type.Array(Event),
-  next_cursor: Type.Union([Type.String(), Type.Null()]),
+const NextCursor = Type.Union([Type.String(), Type.Null()], {
+  description: 'pass as cursor for the next page; null on the last page',
 });
+export const EventPage = Type.Object({ items: Type.Array(Event), next_cursor: NextCursor });
 
 export const IdempotencyHeaders = Type.Object({
   'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
 });
 
-export const Range = Type.Object(
-  { from: Type.Optional(Day), to: Type.Optional(Day) },
+/** The days of a read table, a page of it, or (format=csv) all of it. */
+export const ListQuery = Type.Object(
+  {
+    from: Type.Optional(Day),
+    to: Type.Optional(Day),
+    limit: Type.Optional(Limit),
+    cursor: Type.Optional(Cursor),
+    format: Format,
+  },
   { additionalProperties: false },
 );
 
@@ -107,4 +123,25 @@ export const Buy = Type.Object({
   fee_sats: Type.Integer(),
   amount_eur: Money,
 });
+export const DepositPage = Type.Object({ items: Type.Array(Deposit), next_cursor: NextCursor });
+export const BuyPage = Type.Object({ items: Type.Array(Buy), next_cursor: NextCursor });
+
+/** The CSV columns: the JSON field names, in the order the JSON answers them. */
+export const CSV_COLUMNS = {
+  events: [
+    'id',
+    'type',
+    'occurred_at',
+    'wallet',
+    'from_wallet',
+    'to_wallet',
+    'sats',
+    'fee_sats',
+    'amount',
+    'currency',
+  ],
+  deposits: Object.keys(Deposit.properties),
+  buys: Object.keys(Buy.properties),
+} as const;
+
 export const Rebuilt = Type.Object({ rebuilt: Type.Integer() });

@@ -1,9 +1,7 @@
 import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/schema.js';
-import { notFound } from '../../http/problem.js';
 import { danishDate } from '../../shared/danish-time.js';
 import type { RatesService } from '../rates/service.js';
-import { decodeCursor, page } from './cursor.js';
 import {
   decide,
   historyViolation,
@@ -21,6 +19,7 @@ import { findAnswer, requestHash, storeAnswer, type StoredAnswer } from './idemp
 import * as projections from './projections.js';
 import * as repo from './repository.js';
 import type { EventRow } from './repository.js';
+import { createReadFunctions, eventJson } from './reads.js';
 import type { EventJson } from './schemas.js';
 import { createWalletFunctions } from './wallets.js';
 
@@ -45,17 +44,6 @@ class KeyTaken extends Error {}
 
 /** Thrown inside a transaction to roll it back when its request ran out of time before it could commit. */
 class TooLate extends Error {}
-
-export function eventJson(row: EventRow): EventJson {
-  const out: EventJson = { id: row.id, type: row.type, occurred_at: row.occurred_at };
-  for (const k of ['wallet', 'from_wallet', 'to_wallet', 'sats', 'fee_sats'] as const) {
-    const v = row[k];
-    if (v !== null) out[k] = v;
-  }
-  if (row.currency !== null) out.currency = row.currency;
-  if (row.amount !== null) out.amount = row.amount;
-  return out;
-}
 
 /** A stored row back as the typed event; the CHECK constraint guarantees each type's columns. */
 function toEvent(row: EventRow): LedgerEvent {
@@ -236,25 +224,6 @@ export function createLedgerService(ctx: AppContext, rates: RatesService) {
     );
   }
 
-  async function getEvent(id: number): Promise<EventJson> {
-    const row = await repo.getEvent(db, id);
-    if (!row) throw notFound(`no event ${id}`);
-    return eventJson(row);
-  }
-
-  async function listEvents(q: {
-    type?: EventData['type'];
-    wallet?: number;
-    from?: string;
-    to?: string;
-    limit?: number;
-    cursor?: string;
-  }): Promise<{ items: EventJson[]; next_cursor: string | null }> {
-    const limit = q.limit ?? 100;
-    const after = q.cursor === undefined ? undefined : decodeCursor(q.cursor);
-    return page(await repo.listEvents(db, { ...q, after, limit: limit + 1 }), limit, eventJson);
-  }
-
   /**
    * Recomputes a read table from all events in one transaction: readers see the old rows until
    * it commits, a process killed before that leaves them whole, and writers wait at their first
@@ -276,20 +245,10 @@ export function createLedgerService(ctx: AppContext, rates: RatesService) {
     createEvent,
     replaceEvent,
     deleteEvent,
-    getEvent,
-    listEvents,
     rebuild,
     ...createWalletFunctions(db),
-    ...readFunctions(db),
+    ...createReadFunctions(db),
   };
 }
 
 export type LedgerService = ReturnType<typeof createLedgerService>;
-
-function readFunctions(db: Db) {
-  return {
-    listDeposits: (r: projections.Range) => projections.listDeposits(db, r),
-    depositTotals: () => projections.depositTotals(db),
-    listBuys: (r: projections.Range) => projections.listBuys(db, r),
-  };
-}
