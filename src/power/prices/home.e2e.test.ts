@@ -49,6 +49,15 @@ afterAll(async () => {
   await fake?.close();
 });
 
+/** Screenshots of a mode: the view scrolled to the current hour, and the top with switches and chart. */
+async function shoot(name: string) {
+  await page.screenshot({ path: `/tmp/power-${name}.png` });
+  const y = await page.evaluate(() => window.scrollY);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: `/tmp/power-${name}-top.png` });
+  await page.evaluate((top) => window.scrollTo(0, top), y);
+}
+
 const cards = (section: string) => page.locator(`#${section} details.hour`);
 const loads = () => page.evaluate(() => Number(document.body.dataset.loads ?? 0));
 
@@ -165,7 +174,7 @@ describe('home page in Chromium', () => {
       );
       expect(await page.locator(`#chart rect[data-window="${date}"]`).count()).toBe(1);
     }
-    await page.screenshot({ path: '/tmp/power-spot.png', fullPage: false });
+    await shoot('spot');
   });
 
   it('switches to the all-in price incl. VAT and remembers it across a reload', async () => {
@@ -184,7 +193,7 @@ describe('home page in Chromium', () => {
     expect(shown[0]).not.toBe(spotShown);
     expect(await page.locator('#today details.hour').first().locator('ul li').count()).toBe(7);
     expect(await page.evaluate(() => localStorage.getItem('satwatt.mode'))).toBe('total');
-    await page.screenshot({ path: '/tmp/power-total.png', fullPage: false });
+    await shoot('total');
 
     const before = await loads();
     await page.reload();
@@ -208,7 +217,7 @@ describe('home page in Chromium', () => {
     expect(await page.locator('#unit').textContent()).toMatch(/^DK2,/);
     expect(await page.locator('#today details.hour .avg').allTextContents()).toEqual(dk2);
     expect(await page.locator('#today details.hour.now').count()).toBe(1);
-    await page.screenshot({ path: '/tmp/power-dk2.png', fullPage: false });
+    await shoot('dk2');
     const again = await loads();
     await page.click('#area-DK1');
     await page.waitForFunction((n) => Number(document.body.dataset.loads ?? 0) > n, again);
