@@ -21,20 +21,14 @@ order by
 select
   d.date,
   d.consumption_kwh,
-  round(
-    (1 + $1::numeric) * (d.cx + $2::numeric * d.c_priced),
-    2
-  ) as cost_dkk,
+  round((1 + $1::numeric) * d.cx, 2) as cost_dkk,
   d.production_kwh,
-  round(d.sold, 2) as sold_value_dkk,
+  round(d.sold * 0.001, 2) as sold_value_dkk,
   d.hours,
   d.hours_priced,
   d.self_consumed_kwh,
   case
-    when d.solar_hours > 0 then round(
-      (1 + $3::numeric) * (d.sx + $4::numeric * d.s_priced),
-      2
-    )
+    when d.solar_hours > 0 then round((1 + $2::numeric) * d.sx, 2)
   end as self_consumption_value_dkk
 from
   (
@@ -44,15 +38,8 @@ from
       )::text as date,
       coalesce(sum(h.consumption_kwh), 0) as consumption_kwh,
       coalesce(sum(h.consumption_kwh * h.x), 0) as cx,
-      coalesce(
-        sum(h.consumption_kwh) filter (
-          where
-            h.x is not null
-        ),
-        0
-      ) as c_priced,
       coalesce(sum(h.production_kwh), 0) as production_kwh,
-      coalesce(sum(h.production_kwh * h.price_dkk), 0) * 0.001 as sold,
+      coalesce(sum(h.production_kwh * h.price_dkk), 0) as sold,
       count(*) filter (
         where
           h.metered
@@ -64,13 +51,6 @@ from
       ) as hours_priced,
       sum(h.self_consumed_kwh) as self_consumed_kwh,
       coalesce(sum(h.self_consumed_kwh * h.x), 0) as sx,
-      coalesce(
-        sum(h.self_consumed_kwh) filter (
-          where
-            h.x is not null
-        ),
-        0
-      ) as s_priced,
       count(h.solar_kwh) as solar_hours
     from
       (
@@ -80,7 +60,7 @@ from
           m.production_kwh,
           m.solar_kwh,
           e.price_dkk,
-          e.charges_sum_dkk_kwh as x,
+          e.charges_sum_dkk_kwh + $3::numeric as x,
           case
             when m.solar_kwh is not null then greatest(m.solar_kwh - coalesce(m.production_kwh, 0), 0)
           end as self_consumed_kwh,
@@ -105,8 +85,8 @@ from
                 from
                   power.consumption
                 where
-                  start_at >= $5
-                  and start_at < $6
+                  start_at >= $4
+                  and start_at < $5
                 union all
                 select
                   start_at,
@@ -116,8 +96,8 @@ from
                 from
                   power.production
                 where
-                  start_at >= $7
-                  and start_at < $8
+                  start_at >= $6
+                  and start_at < $7
                 union all
                 select
                   start_at,
@@ -127,14 +107,14 @@ from
                 from
                   power.solar
                 where
-                  start_at >= $9
-                  and start_at < $10
+                  start_at >= $8
+                  and start_at < $9
               ) u
             group by
               u.start_at
           ) m
           left join power.elprices e on e.time_dk = m.start_at
-          and e.price_area = $11
+          and e.price_area = $10
       ) h
     group by
       1
@@ -149,7 +129,7 @@ select
   h.production_kwh,
   h.solar_kwh,
   h.price_dkk * 0.001 as spot,
-  (h.x + $1::numeric) * (1 + $2::numeric) as total,
+  h.x * (1 + $1::numeric) as total,
   h.self_consumed_kwh
 from
   (
@@ -159,7 +139,7 @@ from
       m.production_kwh,
       m.solar_kwh,
       e.price_dkk,
-      e.charges_sum_dkk_kwh as x,
+      e.charges_sum_dkk_kwh + $2::numeric as x,
       case
         when m.solar_kwh is not null then greatest(m.solar_kwh - coalesce(m.production_kwh, 0), 0)
       end as self_consumed_kwh,

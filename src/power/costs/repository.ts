@@ -48,13 +48,13 @@ export interface CostParams {
 /**
  * Every metered hour of [start, end) beside its prices, DKK/kWh: consumption (D07, all points),
  * production to the grid (D06), the solar inverter's energy, the spot price in DKK/MWh, and `x`,
- * the sum of spot, tariffs and charges in DKK/kWh before markup and VAT (null when a part is missing). The hour's self-consumption is the solar energy less what went to the grid,
+ * the sum of spot, tariffs, charges and markup in DKK/kWh before VAT (null when a part is missing). The hour's self-consumption is the solar energy less what went to the grid,
  * never below zero.
  */
 function meteredHours(p: CostParams) {
   return sql`
     select m.start_at, m.consumption_kwh, m.production_kwh, m.solar_kwh, e.price_dkk,
-           e.charges_sum_dkk_kwh as x,
+           e.charges_sum_dkk_kwh + ${p.markup}::numeric as x,
            case when m.solar_kwh is not null
                 then greatest(m.solar_kwh - coalesce(m.production_kwh, 0), 0) end as self_consumed_kwh,
            (m.consumption_kwh is not null or m.production_kwh is not null) as metered
@@ -85,31 +85,25 @@ export interface CostDayRow {
 
 /**
  * Per Danish day: sums over its metered hours, money rounded to øre at the day (half away from
- * zero). Markup and VAT are the same in every hour, so Σ kWh × (x + markup) × (1 + VAT) is
- * summed as (1 + VAT) × (Σ kWh × x + markup × Σ kWh) over the priced hours: exactly equal, with
- * less arithmetic per hour.
+ * zero). VAT is the same in every hour, so Σ kWh × x × (1 + VAT) is summed as
+ * (1 + VAT) × Σ kWh × x: exactly equal, with less arithmetic per hour.
  */
 export async function costDays(db: Db, p: CostParams): Promise<CostDayRow[]> {
-  const m = sql`${p.markup}::numeric`;
   const vat = sql`(1 + ${p.vatRate}::numeric)`;
   const result = await sql<CostDayRow>`
-    select d.date, d.consumption_kwh,
-           round(${vat} * (d.cx + ${m} * d.c_priced), 2) as cost_dkk,
-           d.production_kwh, round(d.sold, 2) as sold_value_dkk, d.hours, d.hours_priced,
+    select d.date, d.consumption_kwh, round(${vat} * d.cx, 2) as cost_dkk,
+           d.production_kwh, round(d.sold * 0.001, 2) as sold_value_dkk, d.hours, d.hours_priced,
            d.self_consumed_kwh,
-           case when d.solar_hours > 0 then round(${vat} * (d.sx + ${m} * d.s_priced), 2) end
-             as self_consumption_value_dkk
+           case when d.solar_hours > 0 then round(${vat} * d.sx, 2) end as self_consumption_value_dkk
       from (select ((h.start_at at time zone 'Europe/Copenhagen')::date)::text as date,
                    coalesce(sum(h.consumption_kwh), 0) as consumption_kwh,
                    coalesce(sum(h.consumption_kwh * h.x), 0) as cx,
-                   coalesce(sum(h.consumption_kwh) filter (where h.x is not null), 0) as c_priced,
                    coalesce(sum(h.production_kwh), 0) as production_kwh,
-                   coalesce(sum(h.production_kwh * h.price_dkk), 0) * 0.001 as sold,
+                   coalesce(sum(h.production_kwh * h.price_dkk), 0) as sold,
                    count(*) filter (where h.metered) as hours,
                    count(*) filter (where h.metered and h.x is not null) as hours_priced,
                    sum(h.self_consumed_kwh) as self_consumed_kwh,
                    coalesce(sum(h.self_consumed_kwh * h.x), 0) as sx,
-                   coalesce(sum(h.self_consumed_kwh) filter (where h.x is not null), 0) as s_priced,
                    count(h.solar_kwh) as solar_hours
               from (${meteredHours(p)}) h
              group by 1) d
@@ -131,7 +125,7 @@ export interface CostHourRow {
 export async function costHours(db: Db, p: CostParams): Promise<CostHourRow[]> {
   const result = await sql<CostHourRow>`
     select h.start_at, h.consumption_kwh, h.production_kwh, h.solar_kwh, h.price_dkk * 0.001 as spot,
-           (h.x + ${p.markup}::numeric) * (1 + ${p.vatRate}::numeric) as total, h.self_consumed_kwh
+           h.x * (1 + ${p.vatRate}::numeric) as total, h.self_consumed_kwh
       from (${meteredHours(p)}) h
      order by h.start_at`.execute(db);
   return result.rows;
