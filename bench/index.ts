@@ -5,6 +5,7 @@ import { portfolioBench } from './portfolio.bench.js';
 import { streamFanoutBench } from './stream-fanout.bench.js';
 import { elpriceBench } from './elprice.bench.js';
 import { solarImportBench } from './solar-import.bench.js';
+import { costsBench } from './costs.bench.js';
 
 /** Every benchmark of the project, in the order the table shows them. */
 export const benchmarks: Benchmark[] = [
@@ -14,4 +15,5 @@ export const benchmarks: Benchmark[] = [
   streamFanoutBench,
   elpriceBench,
   solarImportBench,
+  costsBench,
 ];

@@ -19,98 +19,106 @@ order by
 
 -- src/power/costs/repository.ts costDays
 select
-  to_char(
-    h.start_at at time zone 'Europe/Copenhagen',
-    'YYYY-MM-DD'
-  ) as date,
-  coalesce(sum(h.consumption_kwh), 0) as consumption_kwh,
-  round(coalesce(sum(h.consumption_kwh * h.total), 0), 2) as cost_dkk,
-  coalesce(sum(h.production_kwh), 0) as production_kwh,
-  round(coalesce(sum(h.production_kwh * h.spot), 0), 2) as sold_value_dkk,
-  count(*) filter (
-    where
-      h.metered
-  ) as hours,
-  count(*) filter (
-    where
-      h.metered
-      and h.total is not null
-  ) as hours_priced,
-  sum(h.self_consumed_kwh) as self_consumed_kwh,
+  d.date,
+  d.consumption_kwh,
+  round((1 + $1::numeric) * d.cx, 2) as cost_dkk,
+  d.production_kwh,
+  round(d.sold * 0.001, 2) as sold_value_dkk,
+  d.hours,
+  d.hours_priced,
+  d.self_consumed_kwh,
   case
-    when count(h.solar_kwh) > 0 then round(
-      coalesce(sum(h.self_consumed_kwh * h.total), 0),
-      2
-    )
+    when d.solar_hours > 0 then round((1 + $2::numeric) * d.sx, 2)
   end as self_consumption_value_dkk
 from
   (
-    with
-      c as (
-        select
-          start_at,
-          sum(quantity_kwh) as kwh
-        from
-          power.consumption
-        where
-          start_at >= $1
-          and start_at < $2
-        group by
-          start_at
-      ),
-      g as (
-        select
-          start_at,
-          sum(quantity_kwh) as kwh
-        from
-          power.production
-        where
-          start_at >= $3
-          and start_at < $4
-        group by
-          start_at
-      ),
-      s as (
-        select
-          start_at,
-          energy_kwh as kwh
-        from
-          power.solar
-        where
-          start_at >= $5
-          and start_at < $6
-      ),
-      m as (
-        select
-          coalesce(c.start_at, g.start_at, s.start_at) as start_at,
-          c.kwh as consumption_kwh,
-          g.kwh as production_kwh,
-          s.kwh as solar_kwh
-        from
-          c
-          full join g on g.start_at = c.start_at
-          full join s on s.start_at = coalesce(c.start_at, g.start_at)
-      )
     select
-      m.*,
-      e.price_dkk * 0.001 as spot,
       (
-        e.price_dkk * 0.001 + e.tariff_dkk * 0.001 + e.transmission_dkk_kwh + e.system_dkk_kwh + e.electricity_tax_dkk_kwh + $7::numeric
-      ) * (1 + $8::numeric) as total,
-      case
-        when m.solar_kwh is not null then greatest(m.solar_kwh - coalesce(m.production_kwh, 0), 0)
-      end as self_consumed_kwh,
-      (
-        m.consumption_kwh is not null
-        or m.production_kwh is not null
-      ) as metered
+        (h.start_at at time zone 'Europe/Copenhagen')::date
+      )::text as date,
+      coalesce(sum(h.consumption_kwh), 0) as consumption_kwh,
+      coalesce(sum(h.consumption_kwh * h.x), 0) as cx,
+      coalesce(sum(h.production_kwh), 0) as production_kwh,
+      coalesce(sum(h.production_kwh * h.price_dkk), 0) as sold,
+      count(*) filter (
+        where
+          h.metered
+      ) as hours,
+      count(*) filter (
+        where
+          h.metered
+          and h.x is not null
+      ) as hours_priced,
+      sum(h.self_consumed_kwh) as self_consumed_kwh,
+      coalesce(sum(h.self_consumed_kwh * h.x), 0) as sx,
+      count(h.solar_kwh) as solar_hours
     from
-      m
-      left join power.elprices e on e.time_dk = m.start_at
-      and e.price_area = $9
-  ) h
-group by
-  1
+      (
+        select
+          m.start_at,
+          m.consumption_kwh,
+          m.production_kwh,
+          m.solar_kwh,
+          e.price_dkk,
+          e.charges_sum_dkk_kwh + $3::numeric as x,
+          case
+            when m.solar_kwh is not null then greatest(m.solar_kwh - coalesce(m.production_kwh, 0), 0)
+          end as self_consumed_kwh,
+          (
+            m.consumption_kwh is not null
+            or m.production_kwh is not null
+          ) as metered
+        from
+          (
+            select
+              u.start_at,
+              sum(u.c) as consumption_kwh,
+              sum(u.g) as production_kwh,
+              sum(u.s) as solar_kwh
+            from
+              (
+                select
+                  start_at,
+                  quantity_kwh as c,
+                  null::numeric as g,
+                  null::numeric as s
+                from
+                  power.consumption
+                where
+                  start_at >= $4
+                  and start_at < $5
+                union all
+                select
+                  start_at,
+                  null,
+                  quantity_kwh,
+                  null
+                from
+                  power.production
+                where
+                  start_at >= $6
+                  and start_at < $7
+                union all
+                select
+                  start_at,
+                  null,
+                  null,
+                  energy_kwh
+                from
+                  power.solar
+                where
+                  start_at >= $8
+                  and start_at < $9
+              ) u
+            group by
+              u.start_at
+          ) m
+          left join power.elprices e on e.time_dk = m.start_at
+          and e.price_area = $10
+      ) h
+    group by
+      1
+  ) d
 order by
   1;
 
@@ -120,63 +128,18 @@ select
   h.consumption_kwh,
   h.production_kwh,
   h.solar_kwh,
-  h.spot,
-  h.total,
+  h.price_dkk * 0.001 as spot,
+  h.x * (1 + $1::numeric) as total,
   h.self_consumed_kwh
 from
   (
-    with
-      c as (
-        select
-          start_at,
-          sum(quantity_kwh) as kwh
-        from
-          power.consumption
-        where
-          start_at >= $1
-          and start_at < $2
-        group by
-          start_at
-      ),
-      g as (
-        select
-          start_at,
-          sum(quantity_kwh) as kwh
-        from
-          power.production
-        where
-          start_at >= $3
-          and start_at < $4
-        group by
-          start_at
-      ),
-      s as (
-        select
-          start_at,
-          energy_kwh as kwh
-        from
-          power.solar
-        where
-          start_at >= $5
-          and start_at < $6
-      ),
-      m as (
-        select
-          coalesce(c.start_at, g.start_at, s.start_at) as start_at,
-          c.kwh as consumption_kwh,
-          g.kwh as production_kwh,
-          s.kwh as solar_kwh
-        from
-          c
-          full join g on g.start_at = c.start_at
-          full join s on s.start_at = coalesce(c.start_at, g.start_at)
-      )
     select
-      m.*,
-      e.price_dkk * 0.001 as spot,
-      (
-        e.price_dkk * 0.001 + e.tariff_dkk * 0.001 + e.transmission_dkk_kwh + e.system_dkk_kwh + e.electricity_tax_dkk_kwh + $7::numeric
-      ) * (1 + $8::numeric) as total,
+      m.start_at,
+      m.consumption_kwh,
+      m.production_kwh,
+      m.solar_kwh,
+      e.price_dkk,
+      e.charges_sum_dkk_kwh + $2::numeric as x,
       case
         when m.solar_kwh is not null then greatest(m.solar_kwh - coalesce(m.production_kwh, 0), 0)
       end as self_consumed_kwh,
@@ -185,7 +148,50 @@ from
         or m.production_kwh is not null
       ) as metered
     from
-      m
+      (
+        select
+          u.start_at,
+          sum(u.c) as consumption_kwh,
+          sum(u.g) as production_kwh,
+          sum(u.s) as solar_kwh
+        from
+          (
+            select
+              start_at,
+              quantity_kwh as c,
+              null::numeric as g,
+              null::numeric as s
+            from
+              power.consumption
+            where
+              start_at >= $3
+              and start_at < $4
+            union all
+            select
+              start_at,
+              null,
+              quantity_kwh,
+              null
+            from
+              power.production
+            where
+              start_at >= $5
+              and start_at < $6
+            union all
+            select
+              start_at,
+              null,
+              null,
+              energy_kwh
+            from
+              power.solar
+            where
+              start_at >= $7
+              and start_at < $8
+          ) u
+        group by
+          u.start_at
+      ) m
       left join power.elprices e on e.time_dk = m.start_at
       and e.price_area = $9
   ) h

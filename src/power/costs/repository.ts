@@ -47,29 +47,27 @@ export interface CostParams {
 
 /**
  * Every metered hour of [start, end) beside its prices, DKK/kWh: consumption (D07, all points),
- * production to the grid (D06), the solar inverter's energy, `spot`, and `total` (null when a
- * part is missing). The hour's self-consumption is the solar energy less what went to the grid,
+ * production to the grid (D06), the solar inverter's energy, the spot price in DKK/MWh, and `x`,
+ * the sum of spot, tariffs, charges and markup in DKK/kWh before VAT (null when a part is missing). The hour's self-consumption is the solar energy less what went to the grid,
  * never below zero.
  */
 function meteredHours(p: CostParams) {
   return sql`
-    with c as (select start_at, sum(quantity_kwh) as kwh from power.consumption
-                where start_at >= ${p.start} and start_at < ${p.end} group by start_at),
-         g as (select start_at, sum(quantity_kwh) as kwh from power.production
-                where start_at >= ${p.start} and start_at < ${p.end} group by start_at),
-         s as (select start_at, energy_kwh as kwh from power.solar
-                where start_at >= ${p.start} and start_at < ${p.end}),
-         m as (select coalesce(c.start_at, g.start_at, s.start_at) as start_at,
-                      c.kwh as consumption_kwh, g.kwh as production_kwh, s.kwh as solar_kwh
-                 from c full join g on g.start_at = c.start_at
-                 full join s on s.start_at = coalesce(c.start_at, g.start_at))
-    select m.*, e.price_dkk * 0.001 as spot,
-           (e.price_dkk * 0.001 + e.tariff_dkk * 0.001 + e.transmission_dkk_kwh + e.system_dkk_kwh
-              + e.electricity_tax_dkk_kwh + ${p.markup}::numeric) * (1 + ${p.vatRate}::numeric) as total,
+    select m.start_at, m.consumption_kwh, m.production_kwh, m.solar_kwh, e.price_dkk,
+           e.charges_sum_dkk_kwh + ${p.markup}::numeric as x,
            case when m.solar_kwh is not null
                 then greatest(m.solar_kwh - coalesce(m.production_kwh, 0), 0) end as self_consumed_kwh,
            (m.consumption_kwh is not null or m.production_kwh is not null) as metered
-      from m
+      from (select u.start_at, sum(u.c) as consumption_kwh, sum(u.g) as production_kwh, sum(u.s) as solar_kwh
+              from (select start_at, quantity_kwh as c, null::numeric as g, null::numeric as s
+                      from power.consumption where start_at >= ${p.start} and start_at < ${p.end}
+                    union all
+                    select start_at, null, quantity_kwh, null
+                      from power.production where start_at >= ${p.start} and start_at < ${p.end}
+                    union all
+                    select start_at, null, null, energy_kwh
+                      from power.solar where start_at >= ${p.start} and start_at < ${p.end}) u
+             group by u.start_at) m
       left join power.elprices e on e.time_dk = m.start_at and e.price_area = ${p.area}`;
 }
 
@@ -85,21 +83,30 @@ export interface CostDayRow {
   self_consumption_value_dkk: string | null;
 }
 
-/** Per Danish day: sums over its metered hours, money rounded to øre at the day (half away from zero). */
+/**
+ * Per Danish day: sums over its metered hours, money rounded to øre at the day (half away from
+ * zero). VAT is the same in every hour, so Σ kWh × x × (1 + VAT) is summed as
+ * (1 + VAT) × Σ kWh × x: exactly equal, with less arithmetic per hour.
+ */
 export async function costDays(db: Db, p: CostParams): Promise<CostDayRow[]> {
+  const vat = sql`(1 + ${p.vatRate}::numeric)`;
   const result = await sql<CostDayRow>`
-    select to_char(h.start_at at time zone 'Europe/Copenhagen', 'YYYY-MM-DD') as date,
-           coalesce(sum(h.consumption_kwh), 0) as consumption_kwh,
-           round(coalesce(sum(h.consumption_kwh * h.total), 0), 2) as cost_dkk,
-           coalesce(sum(h.production_kwh), 0) as production_kwh,
-           round(coalesce(sum(h.production_kwh * h.spot), 0), 2) as sold_value_dkk,
-           count(*) filter (where h.metered) as hours,
-           count(*) filter (where h.metered and h.total is not null) as hours_priced,
-           sum(h.self_consumed_kwh) as self_consumed_kwh,
-           case when count(h.solar_kwh) > 0
-                then round(coalesce(sum(h.self_consumed_kwh * h.total), 0), 2) end as self_consumption_value_dkk
-      from (${meteredHours(p)}) h
-     group by 1
+    select d.date, d.consumption_kwh, round(${vat} * d.cx, 2) as cost_dkk,
+           d.production_kwh, round(d.sold * 0.001, 2) as sold_value_dkk, d.hours, d.hours_priced,
+           d.self_consumed_kwh,
+           case when d.solar_hours > 0 then round(${vat} * d.sx, 2) end as self_consumption_value_dkk
+      from (select ((h.start_at at time zone 'Europe/Copenhagen')::date)::text as date,
+                   coalesce(sum(h.consumption_kwh), 0) as consumption_kwh,
+                   coalesce(sum(h.consumption_kwh * h.x), 0) as cx,
+                   coalesce(sum(h.production_kwh), 0) as production_kwh,
+                   coalesce(sum(h.production_kwh * h.price_dkk), 0) as sold,
+                   count(*) filter (where h.metered) as hours,
+                   count(*) filter (where h.metered and h.x is not null) as hours_priced,
+                   sum(h.self_consumed_kwh) as self_consumed_kwh,
+                   coalesce(sum(h.self_consumed_kwh * h.x), 0) as sx,
+                   count(h.solar_kwh) as solar_hours
+              from (${meteredHours(p)}) h
+             group by 1) d
      order by 1`.execute(db);
   return result.rows;
 }
@@ -117,7 +124,8 @@ export interface CostHourRow {
 /** The metered hours themselves, for `resolution=hour`. */
 export async function costHours(db: Db, p: CostParams): Promise<CostHourRow[]> {
   const result = await sql<CostHourRow>`
-    select h.start_at, h.consumption_kwh, h.production_kwh, h.solar_kwh, h.spot, h.total, h.self_consumed_kwh
+    select h.start_at, h.consumption_kwh, h.production_kwh, h.solar_kwh, h.price_dkk * 0.001 as spot,
+           h.x * (1 + ${p.vatRate}::numeric) as total, h.self_consumed_kwh
       from (${meteredHours(p)}) h
      order by h.start_at`.execute(db);
   return result.rows;

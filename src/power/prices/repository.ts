@@ -85,7 +85,7 @@ function tariffAt(instant: ReturnType<typeof sql>, gln: string) {
 
 export type ElpriceRow = Omit<
   Selectable<ElpricesTable>,
-  'transmission_dkk_kwh' | 'system_dkk_kwh' | 'electricity_tax_dkk_kwh'
+  'transmission_dkk_kwh' | 'system_dkk_kwh' | 'electricity_tax_dkk_kwh' | 'charges_sum_dkk_kwh'
 >;
 
 export async function elpricesBetween(db: Db, start: Date, end: Date): Promise<ElpriceRow[]> {
