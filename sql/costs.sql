@@ -19,7 +19,7 @@ order by
 
 -- src/power/costs/repository.ts costDays
 select
-  d.date,
+  d.date_dk::text as date,
   d.consumption_kwh,
   round((1 + $1::numeric) * d.cx, 2) as cost_dkk,
   d.production_kwh,
@@ -33,9 +33,7 @@ select
 from
   (
     select
-      (
-        (h.start_at at time zone 'Europe/Copenhagen')::date
-      )::text as date,
+      h.date_dk,
       coalesce(sum(h.consumption_kwh), 0) as consumption_kwh,
       coalesce(sum(h.consumption_kwh * h.x), 0) as cx,
       coalesce(sum(h.production_kwh), 0) as production_kwh,
@@ -56,6 +54,7 @@ from
       (
         select
           m.start_at,
+          m.date_dk,
           m.consumption_kwh,
           m.production_kwh,
           m.solar_kwh,
@@ -72,6 +71,7 @@ from
           (
             select
               u.start_at,
+              u.date_dk,
               sum(u.c) as consumption_kwh,
               sum(u.g) as production_kwh,
               sum(u.s) as solar_kwh
@@ -79,6 +79,7 @@ from
               (
                 select
                   start_at,
+                  date_dk,
                   quantity_kwh as c,
                   null::numeric as g,
                   null::numeric as s
@@ -90,6 +91,7 @@ from
                 union all
                 select
                   start_at,
+                  date_dk,
                   null,
                   quantity_kwh,
                   null
@@ -101,6 +103,7 @@ from
                 union all
                 select
                   start_at,
+                  date_dk,
                   null,
                   null,
                   energy_kwh
@@ -111,7 +114,8 @@ from
                   and start_at < $9
               ) u
             group by
-              u.start_at
+              u.start_at,
+              u.date_dk
           ) m
           left join power.elprices e on e.time_dk = m.start_at
           and e.price_area = $10
@@ -135,6 +139,7 @@ from
   (
     select
       m.start_at,
+      m.date_dk,
       m.consumption_kwh,
       m.production_kwh,
       m.solar_kwh,
@@ -151,6 +156,7 @@ from
       (
         select
           u.start_at,
+          u.date_dk,
           sum(u.c) as consumption_kwh,
           sum(u.g) as production_kwh,
           sum(u.s) as solar_kwh
@@ -158,6 +164,7 @@ from
           (
             select
               start_at,
+              date_dk,
               quantity_kwh as c,
               null::numeric as g,
               null::numeric as s
@@ -169,6 +176,7 @@ from
             union all
             select
               start_at,
+              date_dk,
               null,
               quantity_kwh,
               null
@@ -180,6 +188,7 @@ from
             union all
             select
               start_at,
+              date_dk,
               null,
               null,
               energy_kwh
@@ -190,7 +199,8 @@ from
               and start_at < $8
           ) u
         group by
-          u.start_at
+          u.start_at,
+          u.date_dk
       ) m
       left join power.elprices e on e.time_dk = m.start_at
       and e.price_area = $9

@@ -53,21 +53,22 @@ export interface CostParams {
  */
 function meteredHours(p: CostParams) {
   return sql`
-    select m.start_at, m.consumption_kwh, m.production_kwh, m.solar_kwh, e.price_dkk,
+    select m.start_at, m.date_dk, m.consumption_kwh, m.production_kwh, m.solar_kwh, e.price_dkk,
            e.charges_sum_dkk_kwh + ${p.markup}::numeric as x,
            case when m.solar_kwh is not null
                 then greatest(m.solar_kwh - coalesce(m.production_kwh, 0), 0) end as self_consumed_kwh,
            (m.consumption_kwh is not null or m.production_kwh is not null) as metered
-      from (select u.start_at, sum(u.c) as consumption_kwh, sum(u.g) as production_kwh, sum(u.s) as solar_kwh
-              from (select start_at, quantity_kwh as c, null::numeric as g, null::numeric as s
+      from (select u.start_at, u.date_dk, sum(u.c) as consumption_kwh, sum(u.g) as production_kwh,
+                   sum(u.s) as solar_kwh
+              from (select start_at, date_dk, quantity_kwh as c, null::numeric as g, null::numeric as s
                       from power.consumption where start_at >= ${p.start} and start_at < ${p.end}
                     union all
-                    select start_at, null, quantity_kwh, null
+                    select start_at, date_dk, null, quantity_kwh, null
                       from power.production where start_at >= ${p.start} and start_at < ${p.end}
                     union all
-                    select start_at, null, null, energy_kwh
+                    select start_at, date_dk, null, null, energy_kwh
                       from power.solar where start_at >= ${p.start} and start_at < ${p.end}) u
-             group by u.start_at) m
+             group by u.start_at, u.date_dk) m
       left join power.elprices e on e.time_dk = m.start_at and e.price_area = ${p.area}`;
 }
 
@@ -91,11 +92,11 @@ export interface CostDayRow {
 export async function costDays(db: Db, p: CostParams): Promise<CostDayRow[]> {
   const vat = sql`(1 + ${p.vatRate}::numeric)`;
   const result = await sql<CostDayRow>`
-    select d.date, d.consumption_kwh, round(${vat} * d.cx, 2) as cost_dkk,
+    select d.date_dk::text as date, d.consumption_kwh, round(${vat} * d.cx, 2) as cost_dkk,
            d.production_kwh, round(d.sold * 0.001, 2) as sold_value_dkk, d.hours, d.hours_priced,
            d.self_consumed_kwh,
            case when d.solar_hours > 0 then round(${vat} * d.sx, 2) end as self_consumption_value_dkk
-      from (select ((h.start_at at time zone 'Europe/Copenhagen')::date)::text as date,
+      from (select h.date_dk,
                    coalesce(sum(h.consumption_kwh), 0) as consumption_kwh,
                    coalesce(sum(h.consumption_kwh * h.x), 0) as cx,
                    coalesce(sum(h.production_kwh), 0) as production_kwh,
