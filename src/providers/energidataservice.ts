@@ -1,7 +1,8 @@
 import { DateTime } from 'luxon';
 import type { FeedHealth } from '../http/health.js';
 import { DANISH_ZONE } from '../shared/danish-time.js';
-import { HttpProvider, ProviderError } from './http.js';
+import type { OnBusy } from './budget.js';
+import { HttpProvider, ProviderError, type ProviderDeps } from './http.js';
 
 export const PROVIDER_NAME = 'energidataservice';
 export const PRICE_AREAS = ['DK1', 'DK2'] as const;
@@ -44,14 +45,17 @@ const LOCAL_TS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/;
 export class EnergiDataService {
   private readonly http: HttpProvider;
 
-  constructor(opts: {
-    baseUrl: string;
-    timeoutMs: number;
-    health?: FeedHealth;
-    retries?: number;
-    initialDelayMs?: number;
-  }) {
+  constructor(
+    opts: ProviderDeps & {
+      baseUrl: string;
+      timeoutMs: number;
+      health?: FeedHealth;
+      retries?: number;
+      initialDelayMs?: number;
+    },
+  ) {
     this.http = new HttpProvider({
+      ...opts,
       name: PROVIDER_NAME,
       baseUrl: opts.baseUrl.replace(/\/$/, ''),
       timeoutMs: opts.timeoutMs,
@@ -60,20 +64,25 @@ export class EnergiDataService {
       initialDelayMs: opts.initialDelayMs ?? 1000,
       // A longer Retry-After (the block lasts about 5 minutes) fails the call at once instead of holding a request.
       maxRetryAfterMs: 30_000,
-      health: opts.health,
     });
   }
 
   /**
    * Day-ahead prices of the Danish days [from, to) for both areas, from the dataset(s) that
-   * hold them: a range across 2025-10-01 takes one request per dataset.
+   * hold them: a range across 2025-10-01 takes one request per dataset. `onBusy: 'refuse'`
+   * (a client's request) fails at once with BudgetExhausted when the budget is spent.
    */
-  async spotPrices(from: string, to: string, signal?: AbortSignal): Promise<SpotPrice[]> {
+  async spotPrices(
+    from: string,
+    to: string,
+    signal?: AbortSignal,
+    onBusy: OnBusy = 'wait',
+  ): Promise<SpotPrice[]> {
     const out: SpotPrice[] = [];
     if (from < DAY_AHEAD_FROM)
-      out.push(...(await this.dataset('Elspotprices', from, minDate(to, DAY_AHEAD_FROM), signal)));
+      out.push(...(await this.dataset('Elspotprices', from, minDate(to, DAY_AHEAD_FROM), signal, onBusy)));
     if (to > DAY_AHEAD_FROM)
-      out.push(...(await this.dataset('DayAheadPrices', maxDate(from, DAY_AHEAD_FROM), to, signal)));
+      out.push(...(await this.dataset('DayAheadPrices', maxDate(from, DAY_AHEAD_FROM), to, signal, onBusy)));
     return out;
   }
 
@@ -81,7 +90,8 @@ export class EnergiDataService {
     name: 'Elspotprices' | 'DayAheadPrices',
     from: string,
     to: string,
-    signal?: AbortSignal,
+    signal: AbortSignal | undefined,
+    onBusy: OnBusy,
   ): Promise<SpotPrice[]> {
     const body = await this.http.get<unknown>(`/dataset/${name}`, {
       query: {
@@ -92,6 +102,7 @@ export class EnergiDataService {
         limit: 0,
       },
       signal,
+      onBusy,
     });
     return name === 'Elspotprices' ? parseElspotprices(body) : parseDayAheadPrices(body);
   }

@@ -1,6 +1,7 @@
 import Big from 'big.js';
 import type { FeedHealth } from '../http/health.js';
-import { HttpProvider, ProviderError } from './http.js';
+import type { OnBusy } from './budget.js';
+import { HttpProvider, ProviderError, type ProviderDeps } from './http.js';
 
 export const FRANKFURTER = 'frankfurter';
 
@@ -28,7 +29,7 @@ export function crossRate(usdEur: string, usdDkk: string): string {
   return new Big(usdDkk).div(new Big(usdEur)).round(CROSS_DP, Big.roundHalfEven).toString();
 }
 
-export interface FrankfurterOptions {
+export interface FrankfurterOptions extends ProviderDeps {
   baseUrl: string;
   timeoutMs: number;
   health?: FeedHealth;
@@ -42,6 +43,8 @@ export class FrankfurterClient {
 
   constructor(private readonly opts: FrankfurterOptions) {
     this.http = new HttpProvider({
+      ...opts,
+      health: undefined,
       name: FRANKFURTER,
       baseUrl: opts.baseUrl.replace(/\/$/, ''),
       timeoutMs: opts.timeoutMs,
@@ -61,6 +64,7 @@ export class FrankfurterClient {
       query: { base, symbols: symbols.join(',') },
       signal: o.signal,
       retries: o.retries,
+      onBusy: o.onBusy,
     });
     try {
       return parseV1(body);
@@ -99,6 +103,8 @@ export class FrankfurterClient {
 interface CallOptions {
   signal?: AbortSignal;
   retries?: number;
+  /** A client's request is refused when the budget is spent ('refuse'); background work waits (the default). */
+  onBusy?: OnBusy;
 }
 
 const malformed = (message: string) =>

@@ -1,5 +1,5 @@
 import type { FeedHealth } from '../http/health.js';
-import { HttpProvider, ProviderError } from './http.js';
+import { HttpProvider, ProviderError, type ProviderDeps } from './http.js';
 
 export const KRAKEN = 'kraken';
 
@@ -29,7 +29,7 @@ export interface OhlcPage {
   last: number;
 }
 
-export interface KrakenOhlcOptions {
+export interface KrakenOhlcOptions extends ProviderDeps {
   baseUrl: string;
   timeoutMs: number;
   health?: FeedHealth;
@@ -46,6 +46,8 @@ export class KrakenOhlcClient {
 
   constructor(private readonly opts: KrakenOhlcOptions) {
     this.http = new HttpProvider({
+      ...opts,
+      health: undefined,
       name: KRAKEN,
       baseUrl: opts.baseUrl.replace(/\/$/, ''),
       timeoutMs: opts.timeoutMs,

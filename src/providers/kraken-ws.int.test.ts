@@ -4,7 +4,10 @@ import { FakeKraken, kraken } from '../../test/fakes/kraken-ws.js';
 import { waitFor } from '../../test/fakes/stream-clients.js';
 import { FakeWsServer } from '../../test/fakes/ws.js';
 import { FeedHealth } from '../http/health.js';
+import { systemClock } from '../shared/clock.js';
+import { CallBudget } from './budget.js';
 import { KrakenTickerClient, MalformedMessage, parseKrakenMessage, type KrakenTick } from './kraken-ws.js';
+import { testDeps } from '../../test/support/providers.js';
 
 const log = pino({ level: 'silent' });
 const closers: (() => Promise<void>)[] = [];
@@ -66,6 +69,7 @@ describe('KrakenTickerClient', () => {
     const ticks: KrakenTick[] = [];
     const health = new FeedHealth('spot', true);
     const c = new KrakenTickerClient({
+      ...testDeps('kraken-ws'),
       url,
       symbols: ['BTC/USD', 'BTC/EUR'],
       onTick: (t) => ticks.push(t),
@@ -112,7 +116,9 @@ describe('KrakenTickerClient', () => {
     const ws = await FakeWsServer.start();
     closers.push(() => ws.close());
     ws.onConnection((s) => s.terminate());
-    const { c, health } = client(ws.url, { maxConnectsPerWindow: 3, windowMs: 1_500 });
+    const { c, health } = client(ws.url, {
+      budget: new CallBudget('kraken-ws', { calls: 3, perMs: 1_500, source: 'test' }, systemClock),
+    });
     c.start();
     await new Promise((r) => setTimeout(r, 1_000));
     expect(ws.connections).toBe(3);
@@ -132,7 +138,6 @@ describe('KrakenTickerClient', () => {
     const { c } = client(ws.url, {
       initialBackoffMs: 40,
       maxBackoffMs: 10_000,
-      maxConnectsPerWindow: 100,
       random: () => 1,
     });
     c.start();

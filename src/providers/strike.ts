@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FeedHealth } from '../http/health.js';
-import { HttpProvider, ProviderError } from './http.js';
+import type { OnBusy } from './budget.js';
+import { HttpProvider, ProviderError, type ProviderDeps } from './http.js';
 
 /** 1 `sourceCurrency` = `amount` `targetCurrency`; amounts stay decimal strings, as sent. */
 export interface StrikeRate {
@@ -83,8 +84,13 @@ export function parseQuote(body: unknown): StrikeQuote {
 export class StrikeClient {
   private readonly http: HttpProvider;
 
-  constructor(opts: { baseUrl: string; apiKey: string; timeoutMs: number; health?: FeedHealth }) {
+  constructor(
+    opts: ProviderDeps & { baseUrl: string; apiKey: string; timeoutMs: number; health?: FeedHealth },
+  ) {
     this.http = new HttpProvider({
+      clock: opts.clock,
+      budget: opts.budget,
+      maxBytes: opts.maxBytes,
       name: 'strike',
       baseUrl: opts.baseUrl.replace(/\/$/, ''),
       timeoutMs: opts.timeoutMs,
@@ -94,11 +100,17 @@ export class StrikeClient {
     });
   }
 
-  async ticker(signal?: AbortSignal): Promise<StrikeRate[]> {
-    return parseTicker(await this.http.get<unknown>('/v1/rates/ticker', { signal }));
+  /** `onBusy`: when the budget is spent, wait for a slot (the default) or refuse at once. */
+  async ticker(signal?: AbortSignal, onBusy: OnBusy = 'wait'): Promise<StrikeRate[]> {
+    return parseTicker(await this.http.get<unknown>('/v1/rates/ticker', { signal, onBusy }));
   }
 
-  async quote(req: QuoteRequest, signal?: AbortSignal, idempotencyKey = randomUUID()): Promise<StrikeQuote> {
+  async quote(
+    req: QuoteRequest,
+    signal?: AbortSignal,
+    idempotencyKey = randomUUID(),
+    onBusy: OnBusy = 'wait',
+  ): Promise<StrikeQuote> {
     const body = {
       sell: req.sell,
       buy: req.buy,
@@ -106,6 +118,7 @@ export class StrikeClient {
     };
     const answer = await this.http.post<unknown>('/v1/currency-exchange-quotes', body, {
       signal,
+      onBusy,
       headers: { 'idempotency-key': idempotencyKey },
     });
     return parseQuote(answer);

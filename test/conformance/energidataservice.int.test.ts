@@ -4,6 +4,7 @@ import { ProviderError } from '../../src/providers/http.js';
 import { combineTariffs } from '../../src/power/prices/tariffs.js';
 import { FakeHttpServer } from '../fakes/http.js';
 import { SHARED_FIXTURES_DIR, sharedFixture, sharedFixturesPresent } from '../fakes/shared-fixtures.js';
+import { testDeps } from '../support/providers.js';
 
 const DIR = 'energidataservice';
 type Records = { records: Record<string, unknown>[] };
@@ -23,7 +24,13 @@ describe.skipIf(!sharedFixturesPresent)('energidataservice conformance (recorded
       if (r.path !== answer.path) return { status: 404, json: { message: `unexpected ${r.path}` } };
       return { status: answer.status ?? 200, json: answer.body };
     });
-    eds = new EnergiDataService({ baseUrl: fake.url, timeoutMs: 2000, retries: 0, initialDelayMs: 5 });
+    eds = new EnergiDataService({
+      ...testDeps('eds'),
+      baseUrl: fake.url,
+      timeoutMs: 2000,
+      retries: 0,
+      initialDelayMs: 5,
+    });
   });
   afterAll(() => fake.close());
 

@@ -9,6 +9,7 @@ import { ALWAYS_LEADER, type Leadership } from '../leadership.js';
 import { createCandlesFeature } from './index.js';
 import type { CandleRow } from './repository.js';
 import { Candles, KINDS, PAIRS, type CandleKind } from './service.js';
+import { ROOMY, testDeps } from '../../../test/support/providers.js';
 
 const START = 1_790_000_130; // 2026-09-21T13:35:30Z, inside minute 13:35 and hour 13:00
 const USD = PAIRS[0];
@@ -20,7 +21,13 @@ beforeAll(async () => {
   fake = await FakeKrakenOhlc.start(START);
   db = await freshDatabase();
   // Generous timeouts: a retry after a timeout on a loaded machine would be a request the assertions do not expect.
-  const client = new KrakenOhlcClient({ baseUrl: fake.url, timeoutMs: 5_000, retries: 1, initialDelayMs: 5 });
+  const client = new KrakenOhlcClient({
+    ...testDeps('kraken'),
+    baseUrl: fake.url,
+    timeoutMs: 5_000,
+    retries: 1,
+    initialDelayMs: 5,
+  });
   candles = new Candles({ db: db.database.db, client, clock: systemClock });
 });
 afterAll(async () => {
@@ -149,7 +156,7 @@ describe('the hourly and daily candles', () => {
 
 describe('spacing', () => {
   it('keeps the given gap between provider calls, across pairs and intervals', async () => {
-    const client = new KrakenOhlcClient({ baseUrl: fake.url, timeoutMs: 5_000 });
+    const client = new KrakenOhlcClient({ ...testDeps('kraken'), baseUrl: fake.url, timeoutMs: 5_000 });
     const spaced = new Candles({ db: db.database.db, client, clock: systemClock, minGapMs: 100 });
     fake.answeredAt.length = 0;
     await Promise.all([spaced.pollAll('minute'), spaced.pollAll('hour'), spaced.pollAll('day')]);
@@ -202,6 +209,8 @@ describe('the feature', () => {
     t = await startTestApp({
       db,
       env: { OHLC_FEED_URL: fake.url, ...env },
+      // The cadence is compressed to milliseconds; so is the provider's budget (1 call a second in production).
+      budgetLimits: { krakenRest: ROOMY },
       services: btcOnly((ctx) => [createCandlesFeature(ctx, { leadership }, { cadence, minGapMs: 5 })]),
     });
     return t;

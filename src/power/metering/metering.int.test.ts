@@ -30,7 +30,14 @@ beforeAll(async () => {
   t = await startTestApp({
     now: '2026-07-03T10:00:00Z',
     env: { METERING_FEED_URL: fake.url, METERING_TOKEN: fake.refreshToken, API_TOKEN },
-    services: powerOnly((ctx) => [createMeteringFeature(ctx, { sleep: async (ms) => void waits.push(ms) })]),
+    services: powerOnly((ctx) => [
+      createMeteringFeature(ctx, {
+        sleep: async (ms) => {
+          waits.push(ms);
+          t.clock.skip(ms);
+        },
+      }),
+    ]),
   });
 });
 afterAll(async () => {
@@ -38,6 +45,8 @@ afterAll(async () => {
   await fake.close();
 });
 beforeEach(() => {
+  // A pause the provider asked for in an earlier test (429, 503) is over.
+  t.clock.skip(3_600_000);
   fake.server.heal();
   fake.server.requests.length = 0;
   fake.chargesError = null;
