@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { FeedHealth } from '../http/health.js';
+import { addDays, danishDayBounds } from '../shared/danish-time.js';
 import { sleep } from '../shared/sleep.js';
 import { BudgetExhausted, type CallBudget, type OnBusy } from './budget.js';
 import { HttpProvider, ProviderError, type ProviderDeps } from './http.js';
@@ -101,8 +102,26 @@ export class EloverblikClient {
         const path = `${API}/meterdata/gettimeseries/${from}/${to}/${aggregation}`;
         out.push(...parseTimeSeries(await this.call('POST', path, body(batch), signal, onBusy)));
       }
-      return out;
+      return this.inRange(out, from, to);
     });
+  }
+
+  /** Drops, and counts in /health, the points that start outside the Danish days [from, to) asked for. */
+  private inRange(series: TimeSeries[], from: string, to: string): TimeSeries[] {
+    const start = danishDayBounds(from).start;
+    const end = danishDayBounds(addDays(to, -1)).end;
+    let dropped = 0;
+    const kept = series.map((s) => ({
+      ...s,
+      periods: s.periods.map((p) => {
+        const points = p.points.filter((pt) => pt.start >= start && pt.start < end);
+        dropped += p.points.length - points.length;
+        return { ...p, points };
+      }),
+    }));
+    if (dropped > 0)
+      this.opts.health?.reject(`${dropped} metering points outside ${from}..${addDays(to, -1)}`, dropped);
+    return kept;
   }
 
   async charges(

@@ -1,8 +1,9 @@
 import { DateTime } from 'luxon';
 import type { FeedHealth } from '../http/health.js';
-import { DANISH_ZONE } from '../shared/danish-time.js';
+import { DANISH_ZONE, addDays, danishDayBounds } from '../shared/danish-time.js';
 import type { OnBusy } from './budget.js';
 import { HttpProvider, ProviderError, type ProviderDeps } from './http.js';
+import { dayAheadPriceInBounds } from './plausible.js';
 
 export const PROVIDER_NAME = 'energidataservice';
 export const PRICE_AREAS = ['DK1', 'DK2'] as const;
@@ -44,6 +45,7 @@ const LOCAL_TS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/;
  */
 export class EnergiDataService {
   private readonly http: HttpProvider;
+  private readonly health: FeedHealth | undefined;
 
   constructor(
     opts: ProviderDeps & {
@@ -54,6 +56,7 @@ export class EnergiDataService {
       initialDelayMs?: number;
     },
   ) {
+    this.health = opts.health;
     this.http = new HttpProvider({
       ...opts,
       name: PROVIDER_NAME,
@@ -83,7 +86,23 @@ export class EnergiDataService {
       out.push(...(await this.dataset('Elspotprices', from, minDate(to, DAY_AHEAD_FROM), signal, onBusy)));
     if (to > DAY_AHEAD_FROM)
       out.push(...(await this.dataset('DayAheadPrices', maxDate(from, DAY_AHEAD_FROM), to, signal, onBusy)));
-    return out;
+    return this.trusted(out, from, to);
+  }
+
+  /** Drops, and counts in /health, rows outside the asked Danish days or the SDAC price limits. */
+  private trusted(rows: SpotPrice[], from: string, to: string): SpotPrice[] {
+    const start = danishDayBounds(from).start;
+    const end = danishDayBounds(addDays(to, -1)).end;
+    const kept = rows.filter(
+      (r) => r.timeUtc >= start && r.timeUtc < end && dayAheadPriceInBounds(r.priceDkk, r.priceEur),
+    );
+    const dropped = rows.length - kept.length;
+    if (dropped > 0)
+      this.health?.reject(
+        `${dropped} day-ahead rows outside ${from}..${to} or the SDAC price limits`,
+        dropped,
+      );
+    return kept;
   }
 
   private async dataset(

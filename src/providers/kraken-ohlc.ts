@@ -1,5 +1,6 @@
 import type { FeedHealth } from '../http/health.js';
 import { HttpProvider, ProviderError, type ProviderDeps } from './http.js';
+import { JumpGuard } from './plausible.js';
 
 export const KRAKEN = 'kraken';
 
@@ -43,8 +44,11 @@ const TRANSIENT_ERRORS = /^(EService:|EAPI:Rate limit|EGeneral:Temporary)/;
 /** Kraken `GET /0/public/OHLC?pair=&interval=&since=`. */
 export class KrakenOhlcClient {
   private readonly http: HttpProvider;
+  /** A close more than 2× from the last accepted one of its pair and interval waits for a second answer. */
+  private readonly guard: JumpGuard;
 
   constructor(private readonly opts: KrakenOhlcOptions) {
+    this.guard = new JumpGuard();
     this.http = new HttpProvider({
       ...opts,
       health: undefined,
@@ -57,6 +61,15 @@ export class KrakenOhlcClient {
     });
   }
 
+  private trusted(page: OhlcPage, interval: OhlcInterval, since: number | undefined): OhlcPage {
+    const key = `${page.pairKey}/${interval}`;
+    const rows = page.rows.filter((r) => keep(r, since, this.guard, key));
+    const dropped = page.rows.length - rows.length;
+    if (dropped > 0)
+      this.opts.health?.reject(`${dropped} OHLC rows of ${key} out of range or implausible`, dropped);
+    return { ...page, rows };
+  }
+
   async ohlc(
     pair: string,
     interval: OhlcInterval,
@@ -67,7 +80,7 @@ export class KrakenOhlcClient {
         query: { pair, interval, since: o.since },
         signal: o.signal,
       });
-      const page = parseOhlc(body, pair);
+      const page = this.trusted(parseOhlc(body, pair), interval, o.since);
       this.opts.health?.success();
       return page;
     } catch (e) {
@@ -78,6 +91,22 @@ export class KrakenOhlcClient {
 }
 
 const DECIMAL = /^\d+(\.\d+)?$/;
+
+/**
+ * Drops, and counts in /health, rows before the asked `since`, rows whose open and close are
+ * not inside [low, high], and closes that jump over 2× from the last accepted one.
+ */
+function keep(row: OhlcRow, since: number | undefined, guard: JumpGuard, key: string) {
+  if (since !== undefined && row.time < since) return false;
+  const [o, h, l, c] = [row.open, row.high, row.low, row.close].map(Number) as [
+    number,
+    number,
+    number,
+    number,
+  ];
+  if (!(l <= Math.min(o, c) && h >= Math.max(o, c) && l > 0)) return false;
+  return guard.check(key, row.close) === null;
+}
 
 /** Validates Kraken's envelope and rows; a non-empty `error` array is a failure even with HTTP 200. */
 export function parseOhlc(body: unknown, pair = '?'): OhlcPage {

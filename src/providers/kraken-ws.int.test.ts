@@ -101,6 +101,25 @@ describe('KrakenTickerClient', () => {
     expect(health.reconnects).toBe(0);
   });
 
+  it('skips and counts a price over 2× from the last accepted, until a second tick confirms it', async () => {
+    const fake = await FakeKraken.start({ heartbeatMs: 50 });
+    closers.push(() => fake.close());
+    const { c, ticks, health } = client(fake.url);
+    c.start();
+    await waitFor(() => ticks.length >= 2);
+    fake.tick('BTC/USD', 650);
+    fake.tick('BTC/USD', 66000);
+    await waitFor(() => ticks.some((t) => t.last === 66000));
+    expect(ticks.map((t) => t.last)).not.toContain(650);
+    expect(health.rejected).toBe(1);
+    expect(health.lastRejected).toMatch(/BTC\/USD: 650 is over 2×/);
+    fake.tick('BTC/USD', 1000);
+    fake.tick('BTC/USD', 1010);
+    await waitFor(() => ticks.some((t) => t.last === 1010));
+    expect(ticks.map((t) => t.last)).not.toContain(1000);
+    expect(health.rejected).toBe(2);
+  });
+
   it('keeps a connection that sends only heartbeats', async () => {
     const fake = await FakeKraken.start({ heartbeatMs: 50 });
     closers.push(() => fake.close());

@@ -3,6 +3,7 @@ import type { FeedHealth } from '../http/health.js';
 import type { Clock } from '../shared/clock.js';
 import { sleep } from '../shared/sleep.js';
 import type { CallBudget } from './budget.js';
+import { JumpGuard } from './plausible.js';
 
 /** One symbol's ticker as Kraken WS v2 sends it; prices are JSON numbers on the wire. */
 export interface KrakenTick {
@@ -119,6 +120,8 @@ export class KrakenTickerClient {
   /** Aborted by stop(): ends the wait before a reconnect. */
   private stopping = new AbortController();
   private reqId = 0;
+  /** A price more than 2× from the symbol's last accepted one is skipped until a second tick confirms it. */
+  private readonly guard = new JumpGuard();
   private readonly o: Required<KrakenTickerOptions>;
 
   constructor(opts: KrakenTickerOptions) {
@@ -208,11 +211,22 @@ export class KrakenTickerClient {
         this.o.health.connected = true;
         this.o.health.success(at);
         this.failures = 0;
-        for (const tick of msg.ticks) this.o.onTick(tick, at);
+        for (const tick of msg.ticks) if (this.trusted(tick)) this.o.onTick(tick, at);
         return;
       default:
         return;
     }
+  }
+
+  /**
+   * A tick whose price jumps is skipped and counted. Its own timestamp is not judged against
+   * the receive time: a small box may boot with a wrong clock, and the stream asks no range.
+   */
+  private trusted(tick: KrakenTick): boolean {
+    const why = this.guard.check(tick.symbol, tick.last);
+    if (why === null) return true;
+    this.o.health.reject(why);
+    return false;
   }
 
   private armWatchdog(socket: WebSocket): void {

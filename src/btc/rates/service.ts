@@ -122,7 +122,10 @@ export class Rates implements RatesService {
   /** Seeds the in-memory latest from the latest stored record. */
   async seed(): Promise<void> {
     const latest = await repo.findLatest(this.deps.db);
-    if (latest) this.offer(latest);
+    if (latest) {
+      this.deps.client.accepted(latest);
+      this.offer(latest);
+    }
   }
 
   /** Fetches the provider's latest rates as today's record; one attempt when `retries` is 0. */

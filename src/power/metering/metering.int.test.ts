@@ -77,6 +77,14 @@ describe('POST /metering/sync', () => {
     t.clock.set('2026-07-03T10:00:00Z');
   });
 
+  it('answers 400 without a call for a day before what Eloverblik keeps (5 years and the current one)', async () => {
+    const res = await sync('2020-12-31');
+    expect(res.statusCode).toBe(400);
+    expect(res.json().detail).toMatch(/^querystring\.date: 2020-12-31 is before 2021-01-01/);
+    expect(fake.server.requests).toHaveLength(0);
+    expect((await sync('2021-01-01')).statusCode).toBe(200);
+  });
+
   it('answers 400 naming the date when it is malformed, and needs the bearer token', async () => {
     for (const bad of ['2026-6-1', '2026-02-30', 'yesterday']) {
       const res = await sync(bad);

@@ -1,10 +1,11 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRatesFeature, createRatesService } from '../src/btc/rates/index.js';
 import { ALWAYS_LEADER } from '../src/btc/leadership.js';
 import { createPricesFeature, createPriceService } from '../src/power/prices/index.js';
 import { BUDGET_LIMITS } from '../src/providers/budget.js';
 import { addDays } from '../src/shared/danish-time.js';
-import { FakeEnergiDataService } from './fakes/energidataservice.js';
+import { FakeEnergiDataService, dayAheadRecords } from './fakes/energidataservice.js';
 import { startFakeFrankfurter } from './fakes/frankfurter.js';
 import type { FakeHttpServer } from './fakes/http.js';
 import { startTestApp, type TestApp } from './support/app.js';
@@ -13,7 +14,8 @@ import { btcOnly, powerOnly } from './support/services.js';
 
 /**
  * Issue 11 item 6: every call to a provider goes through its one budget, whoever asks; a
- * client's request beyond it is 503 with Retry-After and calls nothing.
+ * client's request beyond it is 503 with Retry-After and calls nothing. Issue 12 item 6:
+ * what a provider answers is checked before anything of it is stored.
  */
 let db: TestDatabase;
 beforeAll(async () => {
@@ -113,5 +115,43 @@ describe('Frankfurter budget', () => {
     const refused = answers.filter((r) => r.statusCode === 503);
     expect(refused).toHaveLength(20 - limit.calls);
     for (const r of refused) expect(Number(r.headers['retry-after'])).toBeGreaterThan(0);
+  });
+});
+
+describe('untrusted answers (issue 12 item 6): what is rejected is counted per feed and never stored', () => {
+  let fake: FakeEnergiDataService;
+  let t: TestApp;
+  beforeAll(async () => {
+    fake = await FakeEnergiDataService.start();
+    t = await startTestApp({
+      db,
+      now: '2026-07-03T10:00:00Z',
+      env: { PRICE_FEED_URL: fake.url },
+      services: powerOnly((ctx) => [createPricesFeature(ctx)]),
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+    await fake.close();
+  });
+
+  it('a quarter-hour above the SDAC maximum and a day the answer was not asked for are not stored', async () => {
+    const records = [...dayAheadRecords('2026-06-01'), ...dayAheadRecords('2026-06-02')];
+    const bad = records.findIndex((r) => r.PriceArea === 'DK1' && String(r.TimeUTC).endsWith('10:00:00'));
+    records[bad]!.DayAheadPriceEUR = 5_000;
+    fake.server.failNext({ kind: 'status', status: 200, json: { records } });
+    const res = await t.call('GET', '/api/prices?date=2026-06-01&area=DK1');
+    expect(res.statusCode, res.body).toBe(200);
+    const day = res.json<{ complete: boolean; items: { time_dk: string }[] }>();
+    expect(day.complete).toBe(false);
+    expect(day.items).toHaveLength(95);
+    expect(day.items.map((i) => i.time_dk)).not.toContain('2026-06-01T12:00:00+02:00');
+    const stored = await sql<{ n: number }>`select count(*)::int as n from power.prices
+      where time_dk >= '2026-06-01T22:00:00Z'`.execute(t.ctx.database.db);
+    expect(stored.rows[0]!.n).toBe(0);
+    const health = (await t.call('GET', '/health')).json<{
+      feeds: Record<string, Record<string, unknown>>;
+    }>();
+    expect(health.feeds.prices).toMatchObject({ rejected: 1 + 192 });
   });
 });
