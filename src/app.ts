@@ -113,6 +113,9 @@ const FeedState = Type.Object({
   failures: Type.Optional(Type.Integer()),
   reconnects: Type.Optional(Type.Integer()),
   detail: Type.Optional(Nullable(Type.String())),
+  budget_refusals: Type.Optional(Type.Integer()),
+  rejected: Type.Optional(Type.Integer()),
+  last_rejected: Type.Optional(Nullable(Type.String())),
 });
 const HealthResponse = Type.Object({
   status: Type.Union([Type.Literal('ok'), Type.Literal('degraded'), Type.Literal('down')]),

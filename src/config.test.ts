@@ -145,6 +145,17 @@ describe('config', () => {
       ]);
   });
 
+  it('caps provider answers at PROVIDER_MAX_BYTES, 16 MiB by default', () => {
+    expect(load({}).providerMaxBytes).toBe(16 * 1024 * 1024);
+    expect(load({ PROVIDER_MAX_BYTES: '65536' }).providerMaxBytes).toBe(65536);
+    expect(problemsOf({ PROVIDER_MAX_BYTES: '16MiB' })).toEqual([
+      expect.stringMatching(/^PROVIDER_MAX_BYTES: /),
+    ]);
+    expect(problemsOf({ PROVIDER_MAX_BYTES: '10' })).toEqual([
+      expect.stringMatching(/^PROVIDER_MAX_BYTES: /),
+    ]);
+  });
+
   it('lists a default for every variable', () => {
     expect(Object.keys(DEFAULTS)).toContain('METERING_FEED_URL');
     expect(problemsOf({ QUOTE_TOTAL_EUR: '-5', GRID_COMPANY_GLN: '123' })).toHaveLength(2);

@@ -24,6 +24,8 @@ export interface Config {
   apiToken: string | null;
   logLevel: string;
   providerTimeoutMs: number;
+  /** Largest provider answer body; a larger one fails the call as a provider failure. */
+  providerMaxBytes: number;
   limits: {
     bodyBytes: number;
     requestTimeoutMs: number;
@@ -103,6 +105,7 @@ export const DEFAULTS = {
   API_TOKEN: '',
   LOG_LEVEL: 'info',
   PROVIDER_TIMEOUT_MS: '10000',
+  PROVIDER_MAX_BYTES: '16777216',
   BODY_LIMIT_BYTES: '1048576',
   REQUEST_TIMEOUT_MS: '30000',
   WRITE_RATE_LIMIT: '120',
@@ -287,6 +290,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     apiToken,
     logLevel,
     providerTimeoutMs: int('PROVIDER_TIMEOUT_MS', 100, 300_000),
+    providerMaxBytes: int('PROVIDER_MAX_BYTES', 1024, 1024 * 1024 * 1024),
     limits: {
       bodyBytes: int('BODY_LIMIT_BYTES', 1024, 100 * 1024 * 1024),
       requestTimeoutMs: int('REQUEST_TIMEOUT_MS', 1000, 600_000),

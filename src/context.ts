@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import type { Config, ServiceName } from './config.js';
 import type { Database } from './db/connect.js';
 import type { HealthRegistry } from './http/health.js';
+import type { ProviderBudgets } from './providers/budget.js';
 import type { Clock } from './shared/clock.js';
 
 export type App = FastifyInstance<
@@ -29,6 +30,8 @@ export interface AppContext {
   health: HealthRegistry;
   /** Aborted when the process shuts down; pass it to provider calls and sleeps. */
   shutdown: AbortSignal;
+  /** One call budget per provider, created once per process; every provider adapter takes its own. */
+  budgets: ProviderBudgets;
 }
 
 /** One slice of a service: its routes, and what it runs in the background. */

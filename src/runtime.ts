@@ -7,6 +7,7 @@ import { openDatabase, type Database } from './db/connect.js';
 import { migrate } from './db/migrate.js';
 import { HealthRegistry } from './http/health.js';
 import { powerService } from './power/index.js';
+import { createProviderBudgets, type BudgetLimit, type ProviderName } from './providers/budget.js';
 import { systemClock, type Clock } from './shared/clock.js';
 
 export function createLogger(level: string): Logger {
@@ -27,6 +28,8 @@ export interface ContextOptions {
   log?: Logger;
   /** An open database owned by the caller; otherwise one is opened from the config and closed on close(). */
   database?: Database;
+  /** Tests may narrow a provider's call budget; production uses the published limits (budget.ts). */
+  budgetLimits?: Partial<Record<ProviderName, BudgetLimit>>;
 }
 
 export interface OpenContext {
@@ -49,13 +52,15 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
   if (applied.length > 0) log.info({ applied }, 'migrations applied');
   const controller = new AbortController();
   const clock = opts.clock ?? systemClock;
+  const health = new HealthRegistry(clock);
   const ctx: AppContext = {
     config,
     database,
     clock,
     log,
-    health: new HealthRegistry(clock),
+    health,
     shutdown: controller.signal,
+    budgets: createProviderBudgets(clock, health, opts.budgetLimits),
   };
   let closing: Promise<void> | null = null;
   return {

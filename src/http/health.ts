@@ -10,6 +10,11 @@ export class FeedHealth {
   reconnects = 0;
   failures = 0;
   detail: string | null = null;
+  /** Calls refused because the provider's call budget was spent (the client got 503 and Retry-After). */
+  budgetRefusals = 0;
+  /** Items of provider answers refused as implausible (out of bounds, outside the asked range), never stored. */
+  rejected = 0;
+  lastRejected: string | null = null;
 
   constructor(
     readonly name: string,
@@ -25,6 +30,11 @@ export class FeedHealth {
     this.failures++;
     this.lastErrorAt = at;
     this.lastError = error instanceof Error ? error.message : String(error);
+  }
+  /** Counts `count` items of an answer refused as untrusted input; they are dropped, never stored. */
+  reject(why: string, count = 1) {
+    this.rejected += count;
+    this.lastRejected = why;
   }
   /** Healthy when it has not failed since its last success. */
   get ok(): boolean {
@@ -44,6 +54,9 @@ export class FeedHealth {
       failures: this.failures,
       reconnects: this.reconnects,
       detail: this.detail,
+      budget_refusals: this.budgetRefusals,
+      rejected: this.rejected,
+      last_rejected: this.lastRejected,
     };
   }
 }

@@ -32,7 +32,7 @@ export function registerMetrics(app: FastifyInstance, health: HealthRegistry): R
         if (f.lastSuccessAt) this.set({ feed: f.name }, f.lastSuccessAt.getTime() / 1000);
     },
   });
-  const counters = ['failures', 'reconnects'] as const;
+  const counters = ['failures', 'reconnects', 'rejected'] as const;
   for (const key of counters) {
     new Counter({
       name: `satwatt_feed_${key}_total`,

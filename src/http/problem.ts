@@ -99,8 +99,10 @@ function join(a: string, b: string) {
 
 export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof HttpProblem) return sendProblem(reply, error.status, error.detail, error.headers);
-  const mapped = (error as { problem?: () => { status: number; detail: string } }).problem?.();
-  if (mapped) return sendProblem(reply, mapped.status, mapped.detail);
+  const mapped = (
+    error as { problem?: () => { status: number; detail: string; headers?: Record<string, string> } }
+  ).problem?.();
+  if (mapped) return sendProblem(reply, mapped.status, mapped.detail, mapped.headers);
   if (error.validation) return sendProblem(reply, 400, validationDetail(error));
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) return sendProblem(reply, status, error.message);

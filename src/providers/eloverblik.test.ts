@@ -6,6 +6,7 @@ import { FakeEloverblik, HOUSEHOLD, quantityOf } from '../../test/fakes/eloverbl
 import { FeedHealth } from '../http/health.js';
 import { EloverblikClient, EloverblikItemError, refreshTokenSource } from './eloverblik.js';
 import { ProviderError } from './http.js';
+import { testDeps } from '../../test/support/providers.js';
 
 const PARENT = HOUSEHOLD[0]!;
 const D06 = PARENT.children.find((c) => c.type === 'D06')!.id;
@@ -17,13 +18,21 @@ let health: FeedHealth;
 let clock: number;
 
 function client(overrides: Partial<ConstructorParameters<typeof EloverblikClient>[0]> = {}) {
+  // The injected sleep returns at once and moves the clock's monotonic scale on by what it skipped,
+  // so the budget's pause after a 429 is over when the retry comes.
+  let skipped = 0;
+  const testClock = { now: () => new Date(clock), monotonicMs: () => performance.now() + skipped };
   return new EloverblikClient({
     baseUrl: fake.url,
     timeoutMs: 1000,
     refreshToken: async () => fake.refreshToken,
     health,
-    sleep: async (ms) => void waits.push(ms),
-    now: () => clock,
+    sleep: async (ms) => {
+      waits.push(ms);
+      skipped += ms;
+    },
+    ...testDeps('eloverblik', { clock: testClock }),
+    tokenBudget: testDeps('eloverblik-token', { clock: testClock }).budget,
     ...overrides,
   });
 }

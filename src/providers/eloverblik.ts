@@ -1,7 +1,9 @@
 import { readFile } from 'node:fs/promises';
-import { setTimeout as delay } from 'node:timers/promises';
 import type { FeedHealth } from '../http/health.js';
-import { HttpProvider, ProviderError } from './http.js';
+import { addDays, danishDayBounds } from '../shared/danish-time.js';
+import { sleep } from '../shared/sleep.js';
+import { BudgetExhausted, type CallBudget, type OnBusy } from './budget.js';
+import { HttpProvider, ProviderError, type ProviderDeps } from './http.js';
 import {
   parseCharges,
   parseMeteringPoints,
@@ -30,7 +32,9 @@ const BATCH = 10;
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 export type Aggregation = 'Actual' | 'Quarter' | 'Hour' | 'Day' | 'Month' | 'Year';
 
-export interface EloverblikOptions {
+export interface EloverblikOptions extends ProviderDeps {
+  /** The token endpoint's own budget (2 calls a minute); `budget` is the data endpoints'. */
+  tokenBudget: CallBudget;
   baseUrl: string;
   timeoutMs: number;
   /** Where the refresh token comes from; read only when a data access token is needed. */
@@ -44,7 +48,6 @@ export interface EloverblikOptions {
   maxWaitMs?: number;
   /** Retries after the first attempt for 429, 503, other 5xx and network failures. */
   retries?: number;
-  now?: () => number;
 }
 
 /**
@@ -54,27 +57,32 @@ export interface EloverblikOptions {
  */
 export class EloverblikClient {
   private readonly http: HttpProvider;
+  private readonly tokenHttp: HttpProvider;
   private cached: { value: string; renewAt: number } | null = null;
   private pending: Promise<string> | null = null;
   private readonly sleep: Sleep;
   private readonly now: () => number;
 
   constructor(private readonly opts: EloverblikOptions) {
-    this.http = new HttpProvider({
+    const http = {
       name: ELOVERBLIK,
       baseUrl: opts.baseUrl,
       timeoutMs: opts.timeoutMs,
       retries: 0,
-    });
-    this.sleep = opts.sleep ?? ((ms, signal) => delay(ms, undefined, { signal }));
-    this.now = opts.now ?? Date.now;
+      clock: opts.clock,
+      maxBytes: opts.maxBytes,
+    };
+    this.http = new HttpProvider({ ...http, budget: opts.budget });
+    this.tokenHttp = new HttpProvider({ ...http, budget: opts.tokenBudget });
+    this.sleep = opts.sleep ?? ((ms, signal) => sleep(ms, signal ?? NEVER));
+    this.now = () => opts.clock.now().getTime();
   }
 
-  async meteringPoints(signal?: AbortSignal): Promise<MeteringPoint[]> {
+  /** `onBusy`: a client's request is refused when the budget is spent ('refuse'); background work waits. */
+  async meteringPoints(signal?: AbortSignal, onBusy: OnBusy = 'wait'): Promise<MeteringPoint[]> {
+    const path = `${API}/meteringpoints/meteringpoints?includeAll=false`;
     return this.observed(async () =>
-      parseMeteringPoints(
-        await this.call('GET', `${API}/meteringpoints/meteringpoints?includeAll=false`, undefined, signal),
-      ),
+      parseMeteringPoints(await this.call('GET', path, undefined, signal, onBusy)),
     );
   }
 
@@ -85,24 +93,47 @@ export class EloverblikClient {
     to: string,
     aggregation: Aggregation = 'Hour',
     signal?: AbortSignal,
+    onBusy: OnBusy = 'wait',
   ): Promise<TimeSeries[]> {
     if (!(from < to)) throw new Error(`time series end ${to} must be after its start ${from}`);
     return this.observed(async () => {
       const out: TimeSeries[] = [];
       for (const batch of batches(ids)) {
         const path = `${API}/meterdata/gettimeseries/${from}/${to}/${aggregation}`;
-        out.push(...parseTimeSeries(await this.call('POST', path, body(batch), signal)));
+        out.push(...parseTimeSeries(await this.call('POST', path, body(batch), signal, onBusy)));
       }
-      return out;
+      return this.inRange(out, from, to);
     });
   }
 
-  async charges(ids: string[], signal?: AbortSignal): Promise<MeteringPointCharges[]> {
+  /** Drops, and counts in /health, the points that start outside the Danish days [from, to) asked for. */
+  private inRange(series: TimeSeries[], from: string, to: string): TimeSeries[] {
+    const start = danishDayBounds(from).start;
+    const end = danishDayBounds(addDays(to, -1)).end;
+    let dropped = 0;
+    const kept = series.map((s) => ({
+      ...s,
+      periods: s.periods.map((p) => {
+        const points = p.points.filter((pt) => pt.start >= start && pt.start < end);
+        dropped += p.points.length - points.length;
+        return { ...p, points };
+      }),
+    }));
+    if (dropped > 0)
+      this.opts.health?.reject(`${dropped} metering points outside ${from}..${addDays(to, -1)}`, dropped);
+    return kept;
+  }
+
+  async charges(
+    ids: string[],
+    signal?: AbortSignal,
+    onBusy: OnBusy = 'wait',
+  ): Promise<MeteringPointCharges[]> {
     return this.observed(async () => {
       const out: MeteringPointCharges[] = [];
       for (const batch of batches(ids)) {
         const path = `${API}/meteringpoints/meteringpoint/getcharges`;
-        out.push(...parseCharges(await this.call('POST', path, body(batch), signal)));
+        out.push(...parseCharges(await this.call('POST', path, body(batch), signal, onBusy)));
       }
       return out;
     });
@@ -119,11 +150,18 @@ export class EloverblikClient {
     }
   }
 
-  private async call(method: string, path: string, payload: unknown, signal?: AbortSignal): Promise<unknown> {
+  private async call(
+    method: string,
+    path: string,
+    payload: unknown,
+    signal: AbortSignal | undefined,
+    onBusy: OnBusy,
+  ): Promise<unknown> {
     let token = await this.accessToken(signal);
     const attempt = () =>
       this.patiently(
-        () => this.http.request<unknown>(method, path, { body: payload, headers: bearer(token), signal }),
+        () =>
+          this.http.request<unknown>(method, path, { body: payload, headers: bearer(token), signal, onBusy }),
         signal,
       );
     try {
@@ -152,7 +190,7 @@ export class EloverblikClient {
     try {
       data = (
         await this.patiently(
-          () => this.http.request<unknown>('GET', `${API}/token`, { headers: bearer(refresh), signal }),
+          () => this.tokenHttp.request<unknown>('GET', `${API}/token`, { headers: bearer(refresh), signal }),
           signal,
         )
       ).data;
@@ -190,7 +228,8 @@ export class EloverblikClient {
       try {
         return await fn();
       } catch (e) {
-        if (!(e instanceof ProviderError) || attempt >= retries || signal?.aborted) throw e;
+        if (!(e instanceof ProviderError) || e instanceof BudgetExhausted) throw e;
+        if (attempt >= retries || signal?.aborted) throw e;
         const wait = this.waitBefore(e, attempt);
         if (wait === null) throw e;
         await this.sleep(wait, signal);
@@ -201,6 +240,8 @@ export class EloverblikClient {
   private waitBefore(e: ProviderError, attempt: number): number | null {
     if (e.status === 429 || e.status === 503) {
       const asked = e.opts.retryAfterMs ?? this.opts.busyWaitMs ?? 60_000;
+      // Nobody calls the provider before then, whoever asks.
+      this.opts.budget.pause(asked);
       return asked > (this.opts.maxWaitMs ?? 5 * 60_000) ? null : asked;
     }
     if (e.transient && (e.status === undefined || e.status >= 500)) return 1000 * 2 ** attempt;
@@ -232,6 +273,8 @@ export function refreshTokenSource(config: {
     return token;
   };
 }
+
+const NEVER = new AbortController().signal;
 
 function bearer(token: string) {
   return { authorization: `Bearer ${token}` };

@@ -14,6 +14,7 @@ import {
   parseElspotprices,
 } from './energidataservice.js';
 import { ProviderError } from './http.js';
+import { testDeps } from '../../test/support/providers.js';
 
 let fake: FakeEnergiDataService;
 let health: FeedHealth;
@@ -28,7 +29,14 @@ beforeEach(() => {
   fake.server.requests.length = 0;
   fake.publication.clear();
   health = new FeedHealth('prices', true);
-  eds = new EnergiDataService({ baseUrl: fake.url, timeoutMs: 500, retries: 2, initialDelayMs: 5, health });
+  eds = new EnergiDataService({
+    ...testDeps('eds'),
+    baseUrl: fake.url,
+    timeoutMs: 500,
+    retries: 2,
+    initialDelayMs: 5,
+    health,
+  });
 });
 
 const perArea = (rows: { area: string }[], area: string) => rows.filter((r) => r.area === area).length;

@@ -1,7 +1,9 @@
 import { DateTime } from 'luxon';
 import type { FeedHealth } from '../http/health.js';
-import { DANISH_ZONE } from '../shared/danish-time.js';
-import { HttpProvider, ProviderError } from './http.js';
+import { DANISH_ZONE, addDays, danishDayBounds } from '../shared/danish-time.js';
+import type { OnBusy } from './budget.js';
+import { HttpProvider, ProviderError, type ProviderDeps } from './http.js';
+import { dayAheadPriceInBounds } from './plausible.js';
 
 export const PROVIDER_NAME = 'energidataservice';
 export const PRICE_AREAS = ['DK1', 'DK2'] as const;
@@ -43,15 +45,20 @@ const LOCAL_TS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/;
  */
 export class EnergiDataService {
   private readonly http: HttpProvider;
+  private readonly health: FeedHealth | undefined;
 
-  constructor(opts: {
-    baseUrl: string;
-    timeoutMs: number;
-    health?: FeedHealth;
-    retries?: number;
-    initialDelayMs?: number;
-  }) {
+  constructor(
+    opts: ProviderDeps & {
+      baseUrl: string;
+      timeoutMs: number;
+      health?: FeedHealth;
+      retries?: number;
+      initialDelayMs?: number;
+    },
+  ) {
+    this.health = opts.health;
     this.http = new HttpProvider({
+      ...opts,
       name: PROVIDER_NAME,
       baseUrl: opts.baseUrl.replace(/\/$/, ''),
       timeoutMs: opts.timeoutMs,
@@ -60,28 +67,50 @@ export class EnergiDataService {
       initialDelayMs: opts.initialDelayMs ?? 1000,
       // A longer Retry-After (the block lasts about 5 minutes) fails the call at once instead of holding a request.
       maxRetryAfterMs: 30_000,
-      health: opts.health,
     });
   }
 
   /**
    * Day-ahead prices of the Danish days [from, to) for both areas, from the dataset(s) that
-   * hold them: a range across 2025-10-01 takes one request per dataset.
+   * hold them: a range across 2025-10-01 takes one request per dataset. `onBusy: 'refuse'`
+   * (a client's request) fails at once with BudgetExhausted when the budget is spent.
    */
-  async spotPrices(from: string, to: string, signal?: AbortSignal): Promise<SpotPrice[]> {
+  async spotPrices(
+    from: string,
+    to: string,
+    signal?: AbortSignal,
+    onBusy: OnBusy = 'wait',
+  ): Promise<SpotPrice[]> {
     const out: SpotPrice[] = [];
     if (from < DAY_AHEAD_FROM)
-      out.push(...(await this.dataset('Elspotprices', from, minDate(to, DAY_AHEAD_FROM), signal)));
+      out.push(...(await this.dataset('Elspotprices', from, minDate(to, DAY_AHEAD_FROM), signal, onBusy)));
     if (to > DAY_AHEAD_FROM)
-      out.push(...(await this.dataset('DayAheadPrices', maxDate(from, DAY_AHEAD_FROM), to, signal)));
-    return out;
+      out.push(...(await this.dataset('DayAheadPrices', maxDate(from, DAY_AHEAD_FROM), to, signal, onBusy)));
+    return this.trusted(out, from, to);
+  }
+
+  /** Drops, and counts in /health, rows outside the asked Danish days or the SDAC price limits. */
+  private trusted(rows: SpotPrice[], from: string, to: string): SpotPrice[] {
+    const start = danishDayBounds(from).start;
+    const end = danishDayBounds(addDays(to, -1)).end;
+    const kept = rows.filter(
+      (r) => r.timeUtc >= start && r.timeUtc < end && dayAheadPriceInBounds(r.priceDkk, r.priceEur),
+    );
+    const dropped = rows.length - kept.length;
+    if (dropped > 0)
+      this.health?.reject(
+        `${dropped} day-ahead rows outside ${from}..${to} or the SDAC price limits`,
+        dropped,
+      );
+    return kept;
   }
 
   private async dataset(
     name: 'Elspotprices' | 'DayAheadPrices',
     from: string,
     to: string,
-    signal?: AbortSignal,
+    signal: AbortSignal | undefined,
+    onBusy: OnBusy,
   ): Promise<SpotPrice[]> {
     const body = await this.http.get<unknown>(`/dataset/${name}`, {
       query: {
@@ -92,6 +121,7 @@ export class EnergiDataService {
         limit: 0,
       },
       signal,
+      onBusy,
     });
     return name === 'Elspotprices' ? parseElspotprices(body) : parseDayAheadPrices(body);
   }

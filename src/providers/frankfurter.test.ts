@@ -5,6 +5,7 @@ import type { FakeHttpServer } from '../../test/fakes/http.js';
 import { FeedHealth } from '../http/health.js';
 import { CROSS_DP, FrankfurterClient, crossRate, parseV1 } from './frankfurter.js';
 import { ProviderError } from './http.js';
+import { testDeps } from '../../test/support/providers.js';
 
 let fake: FakeHttpServer;
 let health: FeedHealth;
@@ -20,6 +21,7 @@ beforeEach(() => {
   fake.requests.length = 0;
   health = new FeedHealth('rates', true);
   client = new FrankfurterClient({
+    ...testDeps('frankfurter'),
     baseUrl: fake.url,
     timeoutMs: 300,
     retries: 2,

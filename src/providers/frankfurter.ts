@@ -1,6 +1,9 @@
 import Big from 'big.js';
 import type { FeedHealth } from '../http/health.js';
-import { HttpProvider, ProviderError } from './http.js';
+import { addDays } from '../shared/danish-time.js';
+import type { OnBusy } from './budget.js';
+import { HttpProvider, ProviderError, type ProviderDeps } from './http.js';
+import { JumpGuard } from './plausible.js';
 
 export const FRANKFURTER = 'frankfurter';
 
@@ -28,7 +31,7 @@ export function crossRate(usdEur: string, usdDkk: string): string {
   return new Big(usdDkk).div(new Big(usdEur)).round(CROSS_DP, Big.roundHalfEven).toString();
 }
 
-export interface FrankfurterOptions {
+export interface FrankfurterOptions extends ProviderDeps {
   baseUrl: string;
   timeoutMs: number;
   health?: FeedHealth;
@@ -39,9 +42,14 @@ export interface FrankfurterOptions {
 /** Frankfurter v1 (ECB reference rates): `GET /v1/{date|latest}?base=USD&symbols=EUR,DKK`. */
 export class FrankfurterClient {
   private readonly http: HttpProvider;
+  /** USD/EUR and USD/DKK may not move by more than 2× from the last accepted answer unless a second answer agrees. */
+  private readonly guard: JumpGuard;
 
   constructor(private readonly opts: FrankfurterOptions) {
+    this.guard = new JumpGuard();
     this.http = new HttpProvider({
+      ...opts,
+      health: undefined,
       name: FRANKFURTER,
       baseUrl: opts.baseUrl.replace(/\/$/, ''),
       timeoutMs: opts.timeoutMs,
@@ -61,6 +69,7 @@ export class FrankfurterClient {
       query: { base, symbols: symbols.join(',') },
       signal: o.signal,
       retries: o.retries,
+      onBusy: o.onBusy,
     });
     try {
       return parseV1(body);
@@ -79,8 +88,27 @@ export class FrankfurterClient {
         throw malformed(
           `answer for ${day} lacks USD-based EUR and DKK (base ${v1.base}, rates ${Object.keys(v1.rates).join(',')})`,
         );
+      // A day's rates come from that day or the publication day before it (Frankfurter looks back 14 days).
+      if (day !== 'latest' && (v1.date > day || v1.date < addDays(day, -LOOKBACK_DAYS))) {
+        this.opts.health?.reject(`rates dated ${v1.date} for ${day}`);
+        throw malformed(
+          `answer for ${day} is dated ${v1.date}, outside ${addDays(day, -LOOKBACK_DAYS)}..${day}`,
+        );
+      }
+      const held = [this.guard.check('USD/EUR', usdEur), this.guard.check('USD/DKK', usdDkk)];
+      const why = held.filter((h) => h !== null).join('; ');
+      if (why) {
+        this.opts.health?.reject(why);
+        throw malformed(`implausible rates for ${day}: ${why}`);
+      }
       return { rates_date: v1.date, usd_eur: usdEur, usd_dkk: usdDkk, eur_dkk: crossRate(usdEur, usdDkk) };
     });
+  }
+
+  /** The last rates known good (the latest stored), which the next answers are compared with. */
+  accepted(rates: { usd_eur: string; usd_dkk: string }): void {
+    this.guard.prime('USD/EUR', rates.usd_eur);
+    this.guard.prime('USD/DKK', rates.usd_dkk);
   }
 
   /** Health counts a call good only once its answer passed validation. */
@@ -99,12 +127,16 @@ export class FrankfurterClient {
 interface CallOptions {
   signal?: AbortSignal;
   retries?: number;
+  /** A client's request is refused when the budget is spent ('refuse'); background work waits (the default). */
+  onBusy?: OnBusy;
 }
 
 const malformed = (message: string) =>
   new ProviderError(FRANKFURTER, message, { status: 200, transient: false });
 
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
+/** How far back Frankfurter carries the last publication forward (weekends, holidays). */
+const LOOKBACK_DAYS = 14;
 
 /** Validates the wire shape; JSON numbers become their shortest decimal text, which is what was sent. */
 export function parseV1(body: unknown): V1Rates {

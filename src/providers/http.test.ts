@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeHttpServer } from '../../test/fakes/http.js';
 import { FeedHealth } from '../http/health.js';
 import { HttpProvider, ProviderError, parseRetryAfter } from './http.js';
+import { testDeps } from '../../test/support/providers.js';
 
 let fake: FakeHttpServer;
 let health: FeedHealth;
@@ -18,6 +19,7 @@ beforeEach(() => {
   fake.requests.length = 0;
   health = new FeedHealth('thing', true);
   provider = new HttpProvider({
+    ...testDeps('thing'),
     name: 'thing',
     baseUrl: fake.url,
     timeoutMs: 300,
@@ -77,7 +79,13 @@ describe('HttpProvider against a fake server', () => {
   });
 
   it('fails at once when Retry-After is longer than it may wait', async () => {
-    const p = new HttpProvider({ name: 'thing', baseUrl: fake.url, timeoutMs: 300, maxRetryAfterMs: 500 });
+    const p = new HttpProvider({
+      ...testDeps('thing'),
+      name: 'thing',
+      baseUrl: fake.url,
+      timeoutMs: 300,
+      maxRetryAfterMs: 500,
+    });
     fake.failNext({ kind: 'rate-limit', retryAfterSeconds: 300 });
     const e = await err(p.get('/v1/thing'));
     expect(e?.status).toBe(429);
@@ -88,6 +96,7 @@ describe('HttpProvider against a fake server', () => {
   it('stops retrying when the caller aborts', async () => {
     fake.failAlways({ kind: 'status', status: 500 });
     const slow = new HttpProvider({
+      ...testDeps('thing'),
       name: 'thing',
       baseUrl: fake.url,
       timeoutMs: 300,
@@ -102,9 +111,9 @@ describe('HttpProvider against a fake server', () => {
   });
 
   it('parses Retry-After as seconds or an HTTP date', () => {
-    expect(parseRetryAfter('60')).toBe(60_000);
+    expect(parseRetryAfter('60', 0)).toBe(60_000);
     expect(parseRetryAfter('Wed, 21 Oct 2015 07:28:10 GMT', Date.parse('2015-10-21T07:28:00Z'))).toBe(10_000);
-    expect(parseRetryAfter(null)).toBeUndefined();
-    expect(parseRetryAfter('soon')).toBeUndefined();
+    expect(parseRetryAfter(null, 0)).toBeUndefined();
+    expect(parseRetryAfter('soon', 0)).toBeUndefined();
   });
 });

@@ -1,40 +1,23 @@
-import {
-  ExponentialBackoff,
-  handleWhen,
-  retry,
-  type IBackoff,
-  type IBackoffFactory,
-  type IRetryBackoffContext,
-} from 'cockatiel';
+import { ExponentialBackoff, type IBackoffFactory } from 'cockatiel';
 import type { FeedHealth } from '../http/health.js';
+import type { Clock } from '../shared/clock.js';
+import { sleep } from '../shared/sleep.js';
+import { BudgetExhausted, type CallBudget, type OnBusy } from './budget.js';
+import { ProviderError } from './errors.js';
 
-/** A provider call that failed; `transient` ones are retried, and 502/503 is what a caller answers. */
-export class ProviderError extends Error {
-  constructor(
-    readonly provider: string,
-    message: string,
-    readonly opts: { status?: number; transient: boolean; retryAfterMs?: number; cause?: unknown },
-  ) {
-    super(`${provider}: ${message}`, { cause: opts.cause });
-  }
-  get transient() {
-    return this.opts.transient;
-  }
-  get status() {
-    return this.opts.status;
-  }
-  /** How the API answers when it needed this provider and has nothing stored. */
-  problem() {
-    const unavailable =
-      this.opts.status === 429 || this.opts.status === 503 || this.opts.status === undefined;
-    return {
-      status: unavailable ? 503 : 502,
-      detail: `the ${this.provider} provider is unavailable (${this.message.slice(this.provider.length + 2)})`,
-    };
-  }
+export { ProviderError };
+
+/** What every provider adapter is given by the feature that builds it (see `providerDeps`). */
+export interface ProviderDeps {
+  /** The wall clock (Retry-After dates, health) and the monotonic scale of the budget. */
+  clock: Clock;
+  /** The provider's call budget, one per process; every attempt takes a slot first. */
+  budget: CallBudget;
+  /** A larger answer body aborts the call as a provider failure (PROVIDER_MAX_BYTES). */
+  maxBytes: number;
 }
 
-export interface HttpProviderOptions {
+export interface HttpProviderOptions extends ProviderDeps {
   /** Name used in errors, logs and /health. */
   name: string;
   baseUrl: string;
@@ -56,6 +39,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Overrides the provider's default for this call. */
   retries?: number;
+  /** When the budget is spent: wait for a slot (background work, the default) or refuse at once (a client's request). */
+  onBusy?: OnBusy;
 }
 
 export interface HttpResponse<T> {
@@ -64,44 +49,42 @@ export interface HttpResponse<T> {
   headers: Headers;
 }
 
-/** Waits what the provider asked for (Retry-After) when that is longer than the exponential step. */
-class RetryAfterBackoff implements IBackoffFactory<IRetryBackoffContext<unknown>> {
-  constructor(private readonly inner: IBackoffFactory<unknown>) {}
-  next(context: IRetryBackoffContext<unknown>): IBackoff<IRetryBackoffContext<unknown>> {
-    const step = this.inner.next(context);
-    const err = 'error' in context.result ? context.result.error : undefined;
-    const asked = err instanceof ProviderError ? (err.opts.retryAfterMs ?? 0) : 0;
-    return { duration: Math.max(step.duration, asked), next: (c) => new RetryAfterBackoff(step).next(c) };
-  }
-}
-
 /**
  * JSON over HTTP with a timeout on every attempt, exponential backoff with jitter
- * (cockatiel's decorrelated jitter) on network errors, timeouts, 5xx and 429.
+ * (cockatiel's decorrelated jitter; a longer Retry-After wins) on network errors, timeouts, 5xx
+ * and 429, waited in the abortable sleep. Each attempt first takes a slot of the provider's budget.
  */
 export class HttpProvider {
   constructor(readonly opts: HttpProviderOptions) {}
 
   async request<T>(method: string, path: string, o: RequestOptions = {}): Promise<HttpResponse<T>> {
-    const policy = retry(
-      handleWhen((e) => e instanceof ProviderError && e.transient),
-      {
-        maxAttempts: o.retries ?? this.opts.retries ?? 3,
-        backoff: new RetryAfterBackoff(
-          new ExponentialBackoff({
-            initialDelay: this.opts.initialDelayMs ?? 500,
-            maxDelay: this.opts.maxDelayMs ?? 30_000,
-          }),
-        ),
-      },
-    );
-    try {
-      const res = await policy.execute(({ signal }) => this.once<T>(method, path, o, signal), o.signal);
-      this.opts.health?.success();
-      return res;
-    } catch (e) {
-      this.opts.health?.failure(e);
-      throw e;
+    const signal = o.signal ?? NEVER;
+    const maxRetries = o.retries ?? this.opts.retries ?? 3;
+    let backoff: IBackoffFactory<undefined> = new ExponentialBackoff({
+      initialDelay: this.opts.initialDelayMs ?? 500,
+      maxDelay: this.opts.maxDelayMs ?? 30_000,
+    });
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.opts.budget.take(o.onBusy ?? 'wait', signal);
+        const res = await this.once<T>(method, path, o, signal);
+        this.opts.health?.success();
+        return res;
+      } catch (e) {
+        const retry = e instanceof ProviderError && e.transient && attempt < maxRetries && !signal.aborted;
+        if (!retry) {
+          // A refused budget sent nothing: the provider did not fail.
+          if (!(e instanceof BudgetExhausted)) this.opts.health?.failure(e);
+          throw e;
+        }
+        const step = backoff.next(undefined);
+        backoff = step;
+        await sleep(Math.max(step.duration, e.opts.retryAfterMs ?? 0), signal);
+        if (signal.aborted) {
+          this.opts.health?.failure(e);
+          throw new ProviderError(this.opts.name, 'call cancelled', { transient: false, cause: e });
+        }
+      }
     }
   }
 
@@ -142,8 +125,14 @@ export class HttpProvider {
         body: o.body === undefined ? undefined : JSON.stringify(o.body),
         signal,
       });
-      text = await res.text();
+      text = await readCapped(res, this.opts.maxBytes);
     } catch (e) {
+      if (e instanceof TooLarge)
+        throw fail(`answer of ${method} ${url.pathname} is larger than ${this.opts.maxBytes} bytes`, {
+          status: 502,
+          transient: false,
+          cause: e,
+        });
       if (outer.aborted) throw fail('call cancelled', { transient: false, cause: e });
       const timedOut = (e as Error).name === 'TimeoutError';
       throw fail(
@@ -154,7 +143,10 @@ export class HttpProvider {
       );
     }
     if (!res.ok) {
-      const retryAfterMs = parseRetryAfter(res.headers.get('retry-after'));
+      const retryAfterMs = parseRetryAfter(res.headers.get('retry-after'), this.opts.clock.now().getTime());
+      // The provider blocks us for a while: nobody calls it before then, whoever asks.
+      if (retryAfterMs !== undefined && (res.status === 429 || res.status === 503))
+        this.opts.budget.pause(retryAfterMs);
       const tooLong = retryAfterMs !== undefined && retryAfterMs > (this.opts.maxRetryAfterMs ?? 60_000);
       throw fail(`HTTP ${res.status} from ${method} ${url.pathname}: ${text.slice(0, 200)}`, {
         status: res.status,
@@ -178,10 +170,38 @@ function causeOf(e: unknown): string {
   return c?.code ?? c?.message ?? (e as Error).message;
 }
 
-/** Seconds or an HTTP date, as RFC 9110 allows. */
-export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
+const NEVER = new AbortController().signal;
+
+class TooLarge extends Error {}
+
+/** The body as text, or TooLarge as soon as it (or its announced length) passes `max` bytes; the rest is not read. */
+async function readCapped(res: Response, max: number): Promise<string> {
+  const announced = Number(res.headers.get('content-length'));
+  if (Number.isFinite(announced) && announced > max) {
+    await res.body?.cancel();
+    throw new TooLarge();
+  }
+  if (!res.body) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = res.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel();
+      throw new TooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Seconds or an HTTP date, as RFC 9110 allows; `nowMs` is the clock's wall time. */
+export function parseRetryAfter(value: string | null, nowMs: number): number | undefined {
   if (value === null || value.trim() === '') return undefined;
   if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
   const at = Date.parse(value);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - nowMs);
 }

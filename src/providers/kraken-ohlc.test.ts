@@ -3,6 +3,7 @@ import { FakeKrakenOhlc, MAX_ROWS } from '../../test/fakes/kraken-ohlc.js';
 import { FeedHealth } from '../http/health.js';
 import { ProviderError } from './http.js';
 import { KrakenOhlcClient, parseOhlc } from './kraken-ohlc.js';
+import { testDeps } from '../../test/support/providers.js';
 
 const NOW = 1_790_000_130; // 2026-09-21T13:35:30Z
 let fake: FakeKrakenOhlc;
@@ -18,7 +19,14 @@ beforeEach(() => {
   fake.server.requests.length = 0;
   fake.now = NOW;
   health = new FeedHealth('ohlc', true);
-  client = new KrakenOhlcClient({ baseUrl: fake.url, timeoutMs: 300, retries: 2, initialDelayMs: 5, health });
+  client = new KrakenOhlcClient({
+    ...testDeps('kraken'),
+    baseUrl: fake.url,
+    timeoutMs: 300,
+    retries: 2,
+    initialDelayMs: 5,
+    health,
+  });
 });
 
 const failure = (p: Promise<unknown>) =>

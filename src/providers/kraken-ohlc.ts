@@ -1,5 +1,6 @@
 import type { FeedHealth } from '../http/health.js';
-import { HttpProvider, ProviderError } from './http.js';
+import { HttpProvider, ProviderError, type ProviderDeps } from './http.js';
+import { JumpGuard } from './plausible.js';
 
 export const KRAKEN = 'kraken';
 
@@ -29,7 +30,7 @@ export interface OhlcPage {
   last: number;
 }
 
-export interface KrakenOhlcOptions {
+export interface KrakenOhlcOptions extends ProviderDeps {
   baseUrl: string;
   timeoutMs: number;
   health?: FeedHealth;
@@ -43,9 +44,14 @@ const TRANSIENT_ERRORS = /^(EService:|EAPI:Rate limit|EGeneral:Temporary)/;
 /** Kraken `GET /0/public/OHLC?pair=&interval=&since=`. */
 export class KrakenOhlcClient {
   private readonly http: HttpProvider;
+  /** A close more than 2× from the last accepted one of its pair and interval waits for a second answer. */
+  private readonly guard: JumpGuard;
 
   constructor(private readonly opts: KrakenOhlcOptions) {
+    this.guard = new JumpGuard();
     this.http = new HttpProvider({
+      ...opts,
+      health: undefined,
       name: KRAKEN,
       baseUrl: opts.baseUrl.replace(/\/$/, ''),
       timeoutMs: opts.timeoutMs,
@@ -53,6 +59,15 @@ export class KrakenOhlcClient {
       initialDelayMs: opts.initialDelayMs ?? 500,
       maxDelayMs: 10_000,
     });
+  }
+
+  private trusted(page: OhlcPage, interval: OhlcInterval, since: number | undefined): OhlcPage {
+    const key = `${page.pairKey}/${interval}`;
+    const rows = page.rows.filter((r) => keep(r, since, this.guard, key));
+    const dropped = page.rows.length - rows.length;
+    if (dropped > 0)
+      this.opts.health?.reject(`${dropped} OHLC rows of ${key} out of range or implausible`, dropped);
+    return { ...page, rows };
   }
 
   async ohlc(
@@ -65,7 +80,7 @@ export class KrakenOhlcClient {
         query: { pair, interval, since: o.since },
         signal: o.signal,
       });
-      const page = parseOhlc(body, pair);
+      const page = this.trusted(parseOhlc(body, pair), interval, o.since);
       this.opts.health?.success();
       return page;
     } catch (e) {
@@ -76,6 +91,22 @@ export class KrakenOhlcClient {
 }
 
 const DECIMAL = /^\d+(\.\d+)?$/;
+
+/**
+ * Drops, and counts in /health, rows before the asked `since`, rows whose open and close are
+ * not inside [low, high], and closes that jump over 2× from the last accepted one.
+ */
+function keep(row: OhlcRow, since: number | undefined, guard: JumpGuard, key: string) {
+  if (since !== undefined && row.time < since) return false;
+  const [o, h, l, c] = [row.open, row.high, row.low, row.close].map(Number) as [
+    number,
+    number,
+    number,
+    number,
+  ];
+  if (!(l <= Math.min(o, c) && h >= Math.max(o, c) && l > 0)) return false;
+  return guard.check(key, row.close) === null;
+}
 
 /** Validates Kraken's envelope and rows; a non-empty `error` array is a failure even with HTTP 200. */
 export function parseOhlc(body: unknown, pair = '?'): OhlcPage {

@@ -4,7 +4,10 @@ import { FakeKraken, kraken } from '../../test/fakes/kraken-ws.js';
 import { waitFor } from '../../test/fakes/stream-clients.js';
 import { FakeWsServer } from '../../test/fakes/ws.js';
 import { FeedHealth } from '../http/health.js';
+import { systemClock } from '../shared/clock.js';
+import { CallBudget } from './budget.js';
 import { KrakenTickerClient, MalformedMessage, parseKrakenMessage, type KrakenTick } from './kraken-ws.js';
+import { testDeps } from '../../test/support/providers.js';
 
 const log = pino({ level: 'silent' });
 const closers: (() => Promise<void>)[] = [];
@@ -66,6 +69,7 @@ describe('KrakenTickerClient', () => {
     const ticks: KrakenTick[] = [];
     const health = new FeedHealth('spot', true);
     const c = new KrakenTickerClient({
+      ...testDeps('kraken-ws'),
       url,
       symbols: ['BTC/USD', 'BTC/EUR'],
       onTick: (t) => ticks.push(t),
@@ -97,6 +101,25 @@ describe('KrakenTickerClient', () => {
     expect(health.reconnects).toBe(0);
   });
 
+  it('skips and counts a price over 2× from the last accepted, until a second tick confirms it', async () => {
+    const fake = await FakeKraken.start({ heartbeatMs: 50 });
+    closers.push(() => fake.close());
+    const { c, ticks, health } = client(fake.url);
+    c.start();
+    await waitFor(() => ticks.length >= 2);
+    fake.tick('BTC/USD', 650);
+    fake.tick('BTC/USD', 66000);
+    await waitFor(() => ticks.some((t) => t.last === 66000));
+    expect(ticks.map((t) => t.last)).not.toContain(650);
+    expect(health.rejected).toBe(1);
+    expect(health.lastRejected).toMatch(/BTC\/USD: 650 is over 2×/);
+    fake.tick('BTC/USD', 1000);
+    fake.tick('BTC/USD', 1010);
+    await waitFor(() => ticks.some((t) => t.last === 1010));
+    expect(ticks.map((t) => t.last)).not.toContain(1000);
+    expect(health.rejected).toBe(2);
+  });
+
   it('keeps a connection that sends only heartbeats', async () => {
     const fake = await FakeKraken.start({ heartbeatMs: 50 });
     closers.push(() => fake.close());
@@ -112,7 +135,9 @@ describe('KrakenTickerClient', () => {
     const ws = await FakeWsServer.start();
     closers.push(() => ws.close());
     ws.onConnection((s) => s.terminate());
-    const { c, health } = client(ws.url, { maxConnectsPerWindow: 3, windowMs: 1_500 });
+    const { c, health } = client(ws.url, {
+      budget: new CallBudget('kraken-ws', { calls: 3, perMs: 1_500, source: 'test' }, systemClock),
+    });
     c.start();
     await new Promise((r) => setTimeout(r, 1_000));
     expect(ws.connections).toBe(3);
@@ -132,7 +157,6 @@ describe('KrakenTickerClient', () => {
     const { c } = client(ws.url, {
       initialBackoffMs: 40,
       maxBackoffMs: 10_000,
-      maxConnectsPerWindow: 100,
       random: () => 1,
     });
     c.start();

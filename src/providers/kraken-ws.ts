@@ -1,5 +1,9 @@
 import WebSocket from 'ws';
 import type { FeedHealth } from '../http/health.js';
+import type { Clock } from '../shared/clock.js';
+import { sleep } from '../shared/sleep.js';
+import type { CallBudget } from './budget.js';
+import { JumpGuard } from './plausible.js';
 
 /** One symbol's ticker as Kraken WS v2 sends it; prices are JSON numbers on the wire. */
 export interface KrakenTick {
@@ -89,14 +93,16 @@ export interface KrakenTickerOptions {
   onTick: (tick: KrakenTick, receivedAt: Date) => void;
   health: FeedHealth;
   log: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
-  now?: () => Date;
+  /** Receive times and every time decision. */
+  clock: Clock;
+  /** Connection attempts: Kraken limits connection rates, so every attempt takes a slot. */
+  budget: CallBudget;
+  /** A larger message closes the connection (PROVIDER_MAX_BYTES). */
+  maxBytes: number;
   /** No message at all for this long (Kraken sends 1 Hz heartbeats) means the connection is dead. */
   watchdogMs?: number;
   initialBackoffMs?: number;
   maxBackoffMs?: number;
-  /** At most this many connection attempts per rolling minute (Kraken limits connection rates). */
-  maxConnectsPerWindow?: number;
-  windowMs?: number;
   random?: () => number;
 }
 
@@ -110,23 +116,19 @@ export class KrakenTickerClient {
   private socket: WebSocket | null = null;
   private running = false;
   private failures = 0;
-  private attempts: number[] = [];
   private watchdog: NodeJS.Timeout | null = null;
-  private retryTimer: NodeJS.Timeout | null = null;
+  /** Aborted by stop(): ends the wait before a reconnect. */
+  private stopping = new AbortController();
   private reqId = 0;
-  private readonly o: Required<Omit<KrakenTickerOptions, 'now' | 'random'>> & {
-    now: () => Date;
-    random: () => number;
-  };
+  /** A price more than 2× from the symbol's last accepted one is skipped until a second tick confirms it. */
+  private readonly guard = new JumpGuard();
+  private readonly o: Required<KrakenTickerOptions>;
 
   constructor(opts: KrakenTickerOptions) {
     this.o = {
       watchdogMs: 5_000,
       initialBackoffMs: 1_000,
       maxBackoffMs: 60_000,
-      maxConnectsPerWindow: 4,
-      windowMs: 60_000,
-      now: () => new Date(),
       random: Math.random,
       ...opts,
     };
@@ -135,11 +137,13 @@ export class KrakenTickerClient {
   start(): void {
     if (this.running) return;
     this.running = true;
+    this.stopping = new AbortController();
     this.connect();
   }
 
   async stop(): Promise<void> {
     this.running = false;
+    this.stopping.abort();
     this.clearTimers();
     const s = this.socket;
     this.socket = null;
@@ -151,10 +155,15 @@ export class KrakenTickerClient {
     });
   }
 
+  /** Connects when the budget has a slot; otherwise waits for one (the budget says how long). */
   private connect(): void {
     if (!this.running) return;
-    this.attempts.push(Date.now());
-    const socket = new WebSocket(this.o.url, { handshakeTimeout: this.o.watchdogMs });
+    const wait = this.o.budget.tryTake();
+    if (wait > 0) return this.later(wait);
+    const socket = new WebSocket(this.o.url, {
+      handshakeTimeout: this.o.watchdogMs,
+      maxPayload: this.o.maxBytes,
+    });
     this.socket = socket;
     this.armWatchdog(socket);
     socket.on('open', () => {
@@ -163,11 +172,11 @@ export class KrakenTickerClient {
     socket.on('message', (data, isBinary) => {
       if (socket !== this.socket) return;
       this.armWatchdog(socket);
-      const at = this.o.now();
+      const at = this.o.clock.now();
       this.o.health.lastMessageAt = at;
       this.handle(isBinary ? '' : rawText(data), at);
     });
-    socket.on('error', (e) => this.o.health.failure(e, this.o.now()));
+    socket.on('error', (e) => this.o.health.failure(e, this.o.clock.now()));
     socket.on('close', () => {
       if (socket !== this.socket) return;
       this.socket = null;
@@ -202,18 +211,29 @@ export class KrakenTickerClient {
         this.o.health.connected = true;
         this.o.health.success(at);
         this.failures = 0;
-        for (const tick of msg.ticks) this.o.onTick(tick, at);
+        for (const tick of msg.ticks) if (this.trusted(tick)) this.o.onTick(tick, at);
         return;
       default:
         return;
     }
   }
 
+  /**
+   * A tick whose price jumps is skipped and counted. Its own timestamp is not judged against
+   * the receive time: a small box may boot with a wrong clock, and the stream asks no range.
+   */
+  private trusted(tick: KrakenTick): boolean {
+    const why = this.guard.check(tick.symbol, tick.last);
+    if (why === null) return true;
+    this.o.health.reject(why);
+    return false;
+  }
+
   private armWatchdog(socket: WebSocket): void {
     if (this.watchdog) clearTimeout(this.watchdog);
     this.watchdog = setTimeout(() => {
       if (socket !== this.socket) return;
-      this.o.health.failure(new Error(`no message for ${this.o.watchdogMs} ms`), this.o.now());
+      this.o.health.failure(new Error(`no message for ${this.o.watchdogMs} ms`), this.o.clock.now());
       socket.terminate();
     }, this.o.watchdogMs);
   }
@@ -223,21 +243,21 @@ export class KrakenTickerClient {
     this.clearTimers();
     this.failures++;
     const ceiling = Math.min(this.o.maxBackoffMs, this.o.initialBackoffMs * 2 ** (this.failures - 1));
-    let delay = ceiling / 2 + this.o.random() * (ceiling / 2);
-    const now = Date.now();
-    this.attempts = this.attempts.filter((t) => t > now - this.o.windowMs);
-    if (this.attempts.length >= this.o.maxConnectsPerWindow) {
-      delay = Math.max(delay, this.attempts[0]! + this.o.windowMs - now);
-    }
     this.o.health.reconnects++;
-    this.retryTimer = setTimeout(() => this.connect(), delay);
+    // The budget's window may ask for longer; connect() waits for it.
+    this.later(ceiling / 2 + this.o.random() * (ceiling / 2));
+  }
+
+  private later(ms: number): void {
+    const stopping = this.stopping.signal;
+    void sleep(ms, stopping).then(() => {
+      if (!stopping.aborted) this.connect();
+    });
   }
 
   private clearTimers(): void {
     if (this.watchdog) clearTimeout(this.watchdog);
-    if (this.retryTimer) clearTimeout(this.retryTimer);
     this.watchdog = null;
-    this.retryTimer = null;
   }
 }
 

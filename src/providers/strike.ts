@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { FeedHealth } from '../http/health.js';
-import { HttpProvider, ProviderError } from './http.js';
+import type { OnBusy } from './budget.js';
+import { HttpProvider, ProviderError, type ProviderDeps } from './http.js';
+import { JumpGuard } from './plausible.js';
 
 /** 1 `sourceCurrency` = `amount` `targetCurrency`; amounts stay decimal strings, as sent. */
 export interface StrikeRate {
@@ -82,9 +84,18 @@ export function parseQuote(body: unknown): StrikeQuote {
  */
 export class StrikeClient {
   private readonly http: HttpProvider;
+  /** BTC rates and quote prices may not move over 2× from the last accepted unless a second answer agrees. */
+  private readonly guard = new JumpGuard();
+  private readonly health: FeedHealth | undefined;
 
-  constructor(opts: { baseUrl: string; apiKey: string; timeoutMs: number; health?: FeedHealth }) {
+  constructor(
+    opts: ProviderDeps & { baseUrl: string; apiKey: string; timeoutMs: number; health?: FeedHealth },
+  ) {
+    this.health = opts.health;
     this.http = new HttpProvider({
+      clock: opts.clock,
+      budget: opts.budget,
+      maxBytes: opts.maxBytes,
       name: 'strike',
       baseUrl: opts.baseUrl.replace(/\/$/, ''),
       timeoutMs: opts.timeoutMs,
@@ -94,11 +105,22 @@ export class StrikeClient {
     });
   }
 
-  async ticker(signal?: AbortSignal): Promise<StrikeRate[]> {
-    return parseTicker(await this.http.get<unknown>('/v1/rates/ticker', { signal }));
+  /** `onBusy`: when the budget is spent, wait for a slot (the default) or refuse at once. */
+  async ticker(signal?: AbortSignal, onBusy: OnBusy = 'wait'): Promise<StrikeRate[]> {
+    const rates = parseTicker(await this.http.get<unknown>('/v1/rates/ticker', { signal, onBusy }));
+    const held = rates
+      .filter((r) => r.sourceCurrency === 'BTC' || r.targetCurrency === 'BTC')
+      .map((r) => this.guard.check(`${r.sourceCurrency}→${r.targetCurrency}`, r.amount));
+    this.refuseHeld(held, 'rates ticker');
+    return rates;
   }
 
-  async quote(req: QuoteRequest, signal?: AbortSignal, idempotencyKey = randomUUID()): Promise<StrikeQuote> {
+  async quote(
+    req: QuoteRequest,
+    signal?: AbortSignal,
+    idempotencyKey = randomUUID(),
+    onBusy: OnBusy = 'wait',
+  ): Promise<StrikeQuote> {
     const body = {
       sell: req.sell,
       buy: req.buy,
@@ -106,8 +128,23 @@ export class StrikeClient {
     };
     const answer = await this.http.post<unknown>('/v1/currency-exchange-quotes', body, {
       signal,
+      onBusy,
       headers: { 'idempotency-key': idempotencyKey },
     });
-    return parseQuote(answer);
+    const quote = parseQuote(answer);
+    const perUnit = Number(quote.target.amount) / Number(quote.source.amount);
+    this.refuseHeld(
+      [this.guard.check(`quote ${quote.source.currency}→${quote.target.currency}`, perUnit)],
+      'quote',
+    );
+    return quote;
+  }
+
+  /** An answer with a held-back value is refused whole (it is stored whole), and counted. */
+  private refuseHeld(held: (string | null)[], what: string): void {
+    const why = held.filter((h) => h !== null).join('; ');
+    if (!why) return;
+    this.health?.reject(why);
+    throw malformed(`implausible ${what}: ${why}`);
   }
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EloverblikClient } from '../../src/providers/eloverblik.js';
 import { FakeHttpServer } from '../fakes/http.js';
 import { SHARED_FIXTURES_DIR, sharedFixture, sharedFixturesPresent } from '../fakes/shared-fixtures.js';
+import { testDeps } from '../support/providers.js';
 
 if (!sharedFixturesPresent) console.log(`eloverblik conformance skipped: ${SHARED_FIXTURES_DIR} is absent`);
 
@@ -39,6 +40,8 @@ describe.skipIf(!sharedFixturesPresent)('Eloverblik adapter on recorded answers'
       guarded(F('getcharges_radius_2022_values_RECONSTRUCTED_envelope.json')),
     );
     client = new EloverblikClient({
+      ...testDeps('eloverblik'),
+      tokenBudget: testDeps('eloverblik-token').budget,
       baseUrl: server.url,
       timeoutMs: 2000,
       refreshToken: async () => REFRESH,
@@ -90,6 +93,8 @@ describe.skipIf(!sharedFixturesPresent)('Eloverblik adapter on recorded answers'
 
   it('reports the recorded 401 body of a refused refresh token', async () => {
     const refused = new EloverblikClient({
+      ...testDeps('eloverblik'),
+      tokenBudget: testDeps('eloverblik-token').budget,
       baseUrl: server.url,
       timeoutMs: 2000,
       refreshToken: async () => 'not-the-token',

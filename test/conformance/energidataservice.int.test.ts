@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EnergiDataService } from '../../src/providers/energidataservice.js';
+import { FeedHealth } from '../../src/http/health.js';
+import { EnergiDataService, parseDayAheadPrices } from '../../src/providers/energidataservice.js';
 import { ProviderError } from '../../src/providers/http.js';
 import { combineTariffs } from '../../src/power/prices/tariffs.js';
+import { addDays } from '../../src/shared/danish-time.js';
 import { FakeHttpServer } from '../fakes/http.js';
 import { SHARED_FIXTURES_DIR, sharedFixture, sharedFixturesPresent } from '../fakes/shared-fixtures.js';
+import { testDeps } from '../support/providers.js';
 
 const DIR = 'energidataservice';
 type Records = { records: Record<string, unknown>[] };
@@ -23,7 +26,13 @@ describe.skipIf(!sharedFixturesPresent)('energidataservice conformance (recorded
       if (r.path !== answer.path) return { status: 404, json: { message: `unexpected ${r.path}` } };
       return { status: answer.status ?? 200, json: answer.body };
     });
-    eds = new EnergiDataService({ baseUrl: fake.url, timeoutMs: 2000, retries: 0, initialDelayMs: 5 });
+    eds = new EnergiDataService({
+      ...testDeps('eds'),
+      baseUrl: fake.url,
+      timeoutMs: 2000,
+      retries: 0,
+      initialDelayMs: 5,
+    });
   });
   afterAll(() => fake.close());
 
@@ -43,12 +52,8 @@ describe.skipIf(!sharedFixturesPresent)('energidataservice conformance (recorded
   });
 
   it('DayAheadPrices single hourly record of DK2 (before the 15-minute switch)', async () => {
-    answer = {
-      path: '/dataset/DayAheadPrices',
-      body: sharedFixture(`${DIR}/dayaheadprices_DK2_single_record_csharp_test.json`),
-    };
-    const rows = await eds.spotPrices('2025-10-01', '2025-10-02');
-    expect(rows).toEqual([
+    const body = sharedFixture(`${DIR}/dayaheadprices_DK2_single_record_csharp_test.json`);
+    expect(parseDayAheadPrices(body)).toEqual([
       {
         timeUtc: new Date('2025-09-27T21:00:00Z'),
         area: 'DK2',
@@ -57,14 +62,20 @@ describe.skipIf(!sharedFixturesPresent)('energidataservice conformance (recorded
         priceEur: '99.269997',
       },
     ]);
+    // Asked for another day, the same answer is outside the asked range: dropped, counted, never stored.
+    answer = { path: '/dataset/DayAheadPrices', body };
+    const health = new FeedHealth('prices', true);
+    const counted = new EnergiDataService({ ...testDeps('eds'), baseUrl: fake.url, timeoutMs: 2000, health });
+    expect(await counted.spotPrices('2025-10-01', '2025-10-02')).toEqual([]);
+    expect(health.rejected).toBe(1);
   });
 
   it.each([
-    'elspotprices_noparams_2024-08-29_TRIMMED.json',
-    'elspotprices_sort_echo_2023-05-21_TRIMMED.json',
-  ])('Elspotprices %s: DK1 and DK2 kept, other areas dropped, hourly', async (file) => {
+    ['elspotprices_noparams_2024-08-29_TRIMMED.json', '2024-08-29'],
+    ['elspotprices_sort_echo_2023-05-21_TRIMMED.json', '2023-05-21'],
+  ])('Elspotprices %s: DK1 and DK2 kept, other areas dropped, hourly', async (file, day) => {
     answer = { path: '/dataset/Elspotprices', body: sharedFixture(`${DIR}/${file}`) };
-    const rows = await eds.spotPrices('2023-05-21', '2023-05-22');
+    const rows = await eds.spotPrices(day, addDays(day, 1));
     expect(rows.map((r) => r.area).sort()).toEqual(['DK1', 'DK2']);
     expect(rows.every((r) => r.minutes === 60 && Number(r.priceDkk) > 0)).toBe(true);
   });

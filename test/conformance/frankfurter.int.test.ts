@@ -4,6 +4,7 @@ import { FrankfurterClient, crossRate } from '../../src/providers/frankfurter.js
 import { ProviderError } from '../../src/providers/http.js';
 import { FakeHttpServer } from '../fakes/http.js';
 import { SHARED_FIXTURES_DIR, sharedFixture, sharedFixturesPresent } from '../fakes/shared-fixtures.js';
+import { testDeps } from '../support/providers.js';
 
 if (!sharedFixturesPresent) console.log(`conformance/frankfurter: ${SHARED_FIXTURES_DIR} is absent; skipped`);
 
@@ -23,7 +24,12 @@ describe.skipIf(!sharedFixturesPresent)('Frankfurter v1 recorded answers through
   beforeAll(async () => {
     fake = await FakeHttpServer.start();
     fake.on('GET', /^\/v1\//, () => ({ status, json: sharedFixture(`frankfurter/${serving}`) }));
-    client = new FrankfurterClient({ baseUrl: fake.url, timeoutMs: 1000, retries: 0 });
+    client = new FrankfurterClient({
+      ...testDeps('frankfurter'),
+      baseUrl: fake.url,
+      timeoutMs: 1000,
+      retries: 0,
+    });
   });
   afterAll(() => fake.close());
 

@@ -4,6 +4,7 @@ import { ProviderError } from '../../src/providers/http.js';
 import { KrakenOhlcClient, type OhlcInterval } from '../../src/providers/kraken-ohlc.js';
 import { FakeHttpServer } from '../fakes/http.js';
 import { SHARED_FIXTURES_DIR, sharedFixture, sharedFixturesPresent } from '../fakes/shared-fixtures.js';
+import { testDeps } from '../support/providers.js';
 
 if (!sharedFixturesPresent) console.log(`conformance/kraken-ohlc: ${SHARED_FIXTURES_DIR} is absent; skipped`);
 
@@ -17,7 +18,7 @@ describe.skipIf(!sharedFixturesPresent)('Kraken OHLC recorded answers through th
   beforeAll(async () => {
     fake = await FakeHttpServer.start();
     fake.on('GET', '/0/public/OHLC', () => ({ json: sharedFixture(`kraken/${serving}`) }));
-    client = new KrakenOhlcClient({ baseUrl: fake.url, timeoutMs: 1000, retries: 0 });
+    client = new KrakenOhlcClient({ ...testDeps('kraken'), baseUrl: fake.url, timeoutMs: 1000, retries: 0 });
   });
   afterAll(() => fake.close());
 

@@ -5,6 +5,7 @@ import { KrakenTickerClient, parseKrakenMessage, type KrakenTick } from '../../s
 import { sharedFixture, sharedFixturesPresent, SHARED_FIXTURES_DIR } from '../fakes/shared-fixtures.js';
 import { waitFor } from '../fakes/stream-clients.js';
 import { FakeWsServer } from '../fakes/ws.js';
+import { testDeps } from '../support/providers.js';
 
 if (!sharedFixturesPresent) console.log(`kraken-ws conformance skipped: ${SHARED_FIXTURES_DIR} is absent`);
 
@@ -49,6 +50,7 @@ describe.skipIf(!sharedFixturesPresent)('Kraken WS v2 adapter against the record
     const ticks: KrakenTick[] = [];
     const health = new FeedHealth('spot', true);
     const client = new KrakenTickerClient({
+      ...testDeps('kraken-ws'),
       url: ws.url,
       symbols: ['BTC/USD', 'BTC/EUR'],
       onTick: (t) => ticks.push(t),

@@ -4,6 +4,7 @@ import { StrikeClient } from '../../src/providers/strike.js';
 import { satsOf } from '../../src/btc/market/quotes.js';
 import { FakeHttpServer } from '../fakes/http.js';
 import { sharedFixture, sharedFixturesPresent, SHARED_FIXTURES_DIR } from '../fakes/shared-fixtures.js';
+import { testDeps } from '../support/providers.js';
 
 if (!sharedFixturesPresent) console.log(`strike conformance skipped: ${SHARED_FIXTURES_DIR} is absent`);
 
@@ -12,7 +13,7 @@ describe.skipIf(!sharedFixturesPresent)('Strike adapter against the recorded ans
   let client: StrikeClient;
   beforeAll(async () => {
     http = await FakeHttpServer.start();
-    client = new StrikeClient({ baseUrl: http.url, apiKey: 'k', timeoutMs: 2_000 });
+    client = new StrikeClient({ ...testDeps('strike'), baseUrl: http.url, apiKey: 'k', timeoutMs: 2_000 });
   });
   afterAll(() => http.close());
 

@@ -3,6 +3,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAllFakes, type AllFakes } from '../fakes/all.js';
 import { startTestApp, type TestApp } from '../support/app.js';
+import { roomyBudgets } from '../support/providers.js';
 import { valid, type JsonSchema } from './arbitraries.js';
 import { bodySchemaOf, databaseDigest, paramsObject, routesOf, urlFor, type Route } from './driver.js';
 import {
@@ -36,7 +37,12 @@ let routes: Route[];
 beforeAll(async () => {
   const now = new Date('2026-07-03T10:00:00Z');
   fakes = await startAllFakes({ now });
-  t = await startTestApp({ now: now.toISOString(), env: { ...fakes.env, API_TOKEN: TOKEN } });
+  // Requests, not the providers' call budgets, are under test (test/budgets.int.test.ts has those).
+  t = await startTestApp({
+    now: now.toISOString(),
+    env: { ...fakes.env, API_TOKEN: TOKEN },
+    budgetLimits: roomyBudgets(),
+  });
   routes = routesOf(t.app.swagger() as never, STREAMS);
 });
 afterAll(async () => {

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAllFakes, type AllFakes } from '../fakes/all.js';
 import { startTestApp, type TestApp } from '../support/app.js';
+import { roomyBudgets } from '../support/providers.js';
 import {
   contractViolation,
   databaseDigest,
@@ -43,6 +44,8 @@ beforeAll(async () => {
   t = await startTestApp({
     now: now.toISOString(),
     env: { ...fakes.env, API_TOKEN: TOKEN, WRITE_RATE_LIMIT: '1000000' },
+    // Requests, not the providers' call budgets, are under test (test/budgets.int.test.ts has those).
+    budgetLimits: roomyBudgets(),
   });
   routes = routesOf(t.app.swagger() as never, STREAMS);
 });

@@ -2,7 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { pino } from 'pino';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { Services } from '../../src/context.js';
-import { createRuntime, type Runtime } from '../../src/runtime.js';
+import { createRuntime, type ContextOptions, type Runtime } from '../../src/runtime.js';
 import { fixedClock, type Clock } from '../../src/shared/clock.js';
 import { freshDatabase, type TestDatabase } from './db.js';
 import { FEEDS_OFF } from './process.js';
@@ -47,6 +47,8 @@ export async function startTestApp(
     /** Compositions of the services to mount instead of the real ones (e.g. with fake rates). */
     services?: Partial<Services>;
     db?: TestDatabase;
+    /** Narrower or wider provider call budgets than the published limits. */
+    budgetLimits?: ContextOptions['budgetLimits'];
   } = {},
 ): Promise<TestApp> {
   const db = opts.db ?? (await freshDatabase());
@@ -56,6 +58,7 @@ export async function startTestApp(
     clock: opts.clock ?? clock,
     log: pino({ level: 'silent' }),
     services: opts.services,
+    budgetLimits: opts.budgetLimits,
   });
   await runtime.app.ready();
   return {

@@ -9,6 +9,7 @@ import { ALWAYS_LEADER, type Leadership } from '../leadership.js';
 import { createCandlesFeature } from './index.js';
 import type { CandleRow } from './repository.js';
 import { Candles, KINDS, PAIRS, type CandleKind } from './service.js';
+import { ROOMY, testDeps } from '../../../test/support/providers.js';
 
 const START = 1_790_000_130; // 2026-09-21T13:35:30Z, inside minute 13:35 and hour 13:00
 const USD = PAIRS[0];
@@ -20,7 +21,13 @@ beforeAll(async () => {
   fake = await FakeKrakenOhlc.start(START);
   db = await freshDatabase();
   // Generous timeouts: a retry after a timeout on a loaded machine would be a request the assertions do not expect.
-  const client = new KrakenOhlcClient({ baseUrl: fake.url, timeoutMs: 5_000, retries: 1, initialDelayMs: 5 });
+  const client = new KrakenOhlcClient({
+    ...testDeps('kraken'),
+    baseUrl: fake.url,
+    timeoutMs: 5_000,
+    retries: 1,
+    initialDelayMs: 5,
+  });
   candles = new Candles({ db: db.database.db, client, clock: systemClock });
 });
 afterAll(async () => {
@@ -124,7 +131,7 @@ describe('the hourly and daily candles', () => {
     );
   });
 
-  it('never overwrites a stored closed candle, while the 1-minute table does', async () => {
+  it('never overwrites a stored closed candle, while the 1-minute table does inside the range it asked for', async () => {
     await candles.poll('hour', USD);
     await candles.poll('minute', USD);
     const hourBefore = await stored('hour');
@@ -136,7 +143,10 @@ describe('the hourly and daily candles', () => {
     expect(await stored('hour')).toEqual(hourBefore);
     const minuteAfter = await stored('minute');
     expect(minuteAfter.map((r) => r.time)).toEqual(minuteBefore.map((r) => r.time));
-    expect(minuteAfter.at(-5)!.open).not.toBe(minuteBefore.at(-5)!.open);
+    // The poll asks from the last stored candle on; older rows in the answer are outside the
+    // asked range, so untrusted (issue 12): dropped, counted, never stored.
+    expect(minuteAfter.at(-1)!.open).not.toBe(minuteBefore.at(-1)!.open);
+    expect(minuteAfter.at(-5)!.open).toBe(minuteBefore.at(-5)!.open);
   });
 
   it('polls BTC/EUR beside BTC/USD under its canonical key', async () => {
@@ -149,7 +159,7 @@ describe('the hourly and daily candles', () => {
 
 describe('spacing', () => {
   it('keeps the given gap between provider calls, across pairs and intervals', async () => {
-    const client = new KrakenOhlcClient({ baseUrl: fake.url, timeoutMs: 5_000 });
+    const client = new KrakenOhlcClient({ ...testDeps('kraken'), baseUrl: fake.url, timeoutMs: 5_000 });
     const spaced = new Candles({ db: db.database.db, client, clock: systemClock, minGapMs: 100 });
     fake.answeredAt.length = 0;
     await Promise.all([spaced.pollAll('minute'), spaced.pollAll('hour'), spaced.pollAll('day')]);
@@ -202,6 +212,8 @@ describe('the feature', () => {
     t = await startTestApp({
       db,
       env: { OHLC_FEED_URL: fake.url, ...env },
+      // The cadence is compressed to milliseconds; so is the provider's budget (1 call a second in production).
+      budgetLimits: { krakenRest: ROOMY },
       services: btcOnly((ctx) => [createCandlesFeature(ctx, { leadership }, { cadence, minGapMs: 5 })]),
     });
     return t;

@@ -1,4 +1,5 @@
 import type { AppContext, Feature } from '../../context.js';
+import { providerDeps } from '../../providers/budget.js';
 import { KrakenOhlcClient } from '../../providers/kraken-ohlc.js';
 import type { Leadership } from '../leadership.js';
 import { CandlePollers, DEFAULT_CADENCE, type Cadence } from './scheduler.js';
@@ -18,6 +19,7 @@ export function createCandlesFeature(
 ): Feature {
   const health = ctx.health.feed('ohlc', ctx.config.feeds.ohlc);
   const client = new KrakenOhlcClient({
+    ...providerDeps(ctx, 'krakenRest'),
     baseUrl: ctx.config.urls.ohlc,
     timeoutMs: ctx.config.providerTimeoutMs,
     health,

@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import type WebSocket from 'ws';
 import type { AppContext } from '../../context.js';
 import { HttpProblem } from '../../http/problem.js';
+import { providerDeps } from '../../providers/budget.js';
 import { StrikeClient } from '../../providers/strike.js';
 import { untilAborted } from '../../shared/abort.js';
 import { addDays, danishDayBounds } from '../../shared/danish-time.js';
@@ -27,8 +28,6 @@ export const DEFAULT_MARKET_OPTIONS: MarketOptions = {
   watchdogMs: 5_000,
   initialBackoffMs: 1_000,
   maxBackoffMs: 60_000,
-  maxConnectsPerWindow: 4,
-  reconnectWindowMs: 60_000,
   storeIntervalMs: 100,
   intervalMs: 10_000,
   rateLimitBackoffMs: 60_000,
@@ -82,6 +81,7 @@ export class MarketService {
     const client =
       enabled && key
         ? new StrikeClient({
+            ...providerDeps(ctx, 'strike'),
             baseUrl: ctx.config.urls.quote,
             apiKey: key,
             timeoutMs: ctx.config.providerTimeoutMs,

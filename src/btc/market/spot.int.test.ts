@@ -25,11 +25,12 @@ beforeAll(async () => {
   kraken = await FakeKraken.start({ heartbeatMs: 100 });
   t = await startTestApp({
     env: { SPOT_FEED_ENABLED: 'true', SPOT_FEED_URL: kraken.url },
+    // Reconnects are the subject here; the production budget allows four a minute.
+    budgetLimits: { krakenWs: { calls: 30, perMs: 60_000, source: 'test' } },
     services: marketOnly(rates, {
       watchdogMs: 500,
       initialBackoffMs: 20,
       maxBackoffMs: 100,
-      maxConnectsPerWindow: 30,
       storeIntervalMs: 10,
       minIntervalMs: 10,
     }),

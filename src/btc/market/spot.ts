@@ -1,5 +1,6 @@
 import { Big } from 'big.js';
 import type { AppContext } from '../../context.js';
+import { providerDeps } from '../../providers/budget.js';
 import { KrakenTickerClient, type KrakenTick } from '../../providers/kraken-ws.js';
 import type { DailyRates, RatesService } from '../rates/service.js';
 import * as repo from './repository.js';
@@ -15,8 +16,6 @@ export interface SpotOptions {
   watchdogMs: number;
   initialBackoffMs: number;
   maxBackoffMs: number;
-  maxConnectsPerWindow: number;
-  reconnectWindowMs: number;
   /** Ticks closer together than this are stored (and published) as one row, the newest. */
   storeIntervalMs: number;
 }
@@ -91,13 +90,11 @@ export class SpotFeed {
       symbols: [SYMBOLS.usd, SYMBOLS.eur],
       health: this.ctx.health.feed('spot', true),
       log: this.ctx.log,
-      now: () => this.ctx.clock.now(),
+      ...providerDeps(this.ctx, 'krakenWs'),
       onTick: (tick, at) => this.onTick(tick, at),
       watchdogMs: this.opts.watchdogMs,
       initialBackoffMs: this.opts.initialBackoffMs,
       maxBackoffMs: this.opts.maxBackoffMs,
-      maxConnectsPerWindow: this.opts.maxConnectsPerWindow,
-      windowMs: this.opts.reconnectWindowMs,
     });
     this.client.start();
   }

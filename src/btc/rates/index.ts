@@ -1,4 +1,5 @@
 import type { AppContext, Feature } from '../../context.js';
+import { providerDeps } from '../../providers/budget.js';
 import { FrankfurterClient } from '../../providers/frankfurter.js';
 import type { Leadership } from '../leadership.js';
 import { ratesRoutes } from './routes.js';
@@ -8,6 +9,7 @@ import { Rates } from './service.js';
 /** The rates service that the btc service shares: /api/currencies, the ledger and the spot feed use it. */
 export function createRatesService(ctx: AppContext): Rates {
   const client = new FrankfurterClient({
+    ...providerDeps(ctx, 'frankfurter'),
     baseUrl: ctx.config.urls.rates,
     timeoutMs: ctx.config.providerTimeoutMs,
     health: ctx.health.feed('rates', ctx.config.feeds.rates),

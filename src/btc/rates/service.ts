@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Db } from '../../db/schema.js';
 import { badRequest } from '../../http/problem.js';
 import type { FrankfurterClient } from '../../providers/frankfurter.js';
+import { BudgetExhausted, type OnBusy } from '../../providers/budget.js';
 import { ProviderError } from '../../providers/http.js';
 import { untilAborted } from '../../shared/abort.js';
 import type { Clock } from '../../shared/clock.js';
@@ -31,7 +32,7 @@ export interface RatesService {
    * Throws a ProviderError when it must fetch and the provider is down. Call it before opening
    * a transaction, never inside one: it may wait on the network.
    */
-  forDate(date: string, signal?: AbortSignal): Promise<DailyRates>;
+  forDate(date: string, signal?: AbortSignal, onBusy?: OnBusy): Promise<DailyRates>;
   /** Called whenever latest() changes; returns the unsubscribe function. */
   onChange(listener: (rates: DailyRates) => void): () => void;
 }
@@ -72,18 +73,29 @@ export class Rates implements RatesService {
   /**
    * Also refuses (400, naming `date`) a malformed day, a future one, and one before the ECB's
    * first rates. The fetch is shared by every caller of the date and runs until shutdown;
-   * `signal` only stops this caller's wait.
+   * `signal` only stops this caller's wait. When the provider's budget is spent, `onBusy`
+   * 'refuse' (an anonymous request) fails at once (503, Retry-After) and 'wait' waits for it,
+   * fetching again if the fetch it joined was refused.
    */
-  async forDate(date: string, signal?: AbortSignal): Promise<DailyRates> {
+  async forDate(date: string, signal?: AbortSignal, onBusy: OnBusy = 'wait'): Promise<DailyRates> {
     this.checkDate(date);
     const stored = await repo.findByDate(this.deps.db, date);
     if (stored) return stored;
+    try {
+      return await untilAborted(this.shared(date, onBusy), signal);
+    } catch (e) {
+      if (!(e instanceof BudgetExhausted) || onBusy === 'refuse') throw e;
+      return untilAborted(this.shared(date, 'wait'), signal);
+    }
+  }
+
+  private shared(date: string, onBusy: OnBusy): Promise<DailyRates> {
     let pending = this.inFlight.get(date);
     if (!pending) {
-      pending = this.fetchAndStore(date).finally(() => this.inFlight.delete(date));
+      pending = this.fetchAndStore(date, onBusy).finally(() => this.inFlight.delete(date));
       this.inFlight.set(date, pending);
     }
-    return untilAborted(pending, signal);
+    return pending;
   }
 
   /**
@@ -96,7 +108,7 @@ export class Rates implements RatesService {
       const latest = await repo.findLatest(this.deps.db);
       if (latest) return { ...latest, date };
     }
-    return this.forDate(date, signal);
+    return this.forDate(date, signal, 'refuse');
   }
 
   private checkDate(date: string): void {
@@ -110,7 +122,10 @@ export class Rates implements RatesService {
   /** Seeds the in-memory latest from the latest stored record. */
   async seed(): Promise<void> {
     const latest = await repo.findLatest(this.deps.db);
-    if (latest) this.offer(latest);
+    if (latest) {
+      this.deps.client.accepted(latest);
+      this.offer(latest);
+    }
   }
 
   /** Fetches the provider's latest rates as today's record; one attempt when `retries` is 0. */
@@ -129,11 +144,11 @@ export class Rates implements RatesService {
     return stored;
   }
 
-  private async fetchAndStore(date: string): Promise<DailyRates> {
+  private async fetchAndStore(date: string, onBusy: OnBusy): Promise<DailyRates> {
     // A caller whose first read raced the previous fetch's commit finds the record now.
     const known = await repo.findByDate(this.deps.db, date);
     if (known) return known;
-    const fetched = await this.deps.client.usdRates(date, { signal: this.deps.shutdown });
+    const fetched = await this.deps.client.usdRates(date, { signal: this.deps.shutdown, onBusy });
     if (fetched.rates_date > date)
       throw new ProviderError('frankfurter', `answered rates of ${fetched.rates_date} for ${date}`, {
         status: 200,

@@ -1,5 +1,6 @@
 import { FakeEnergiDataService, energinetChargeRecord } from '../../../test/fakes/energidataservice.js';
 import type { TestApp } from '../../../test/support/app.js';
+import { providerDeps } from '../../providers/budget.js';
 import { EnergiDataService, type SpotPrice } from '../../providers/energidataservice.js';
 import { danishDayBounds, danishDaySteps, danishHour } from '../../shared/danish-time.js';
 import * as prices from '../prices/repository.js';
@@ -27,7 +28,11 @@ export function chargesWithTaxGap(taxGap: string, next: string) {
 export async function refreshCharges(app: TestApp, fake: FakeEnergiDataService): Promise<void> {
   await new PriceService(
     app.ctx,
-    new EnergiDataService({ baseUrl: fake.url, timeoutMs: 5000 }),
+    new EnergiDataService({
+      ...providerDeps(app.ctx, 'energidataservice'),
+      baseUrl: fake.url,
+      timeoutMs: 5000,
+    }),
   ).refreshCharges();
 }
 

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeEloverblik } from '../../../test/fakes/eloverblik.js';
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
+import { ROOMY } from '../../../test/support/providers.js';
 import { powerOnly } from '../../../test/support/services.js';
 import { syncMonthCommand } from './command.js';
 
@@ -27,6 +28,8 @@ beforeAll(async () => {
   t = await startTestApp({
     now: '2026-07-03T10:00:00Z',
     env: { METERING_FEED_URL: fake.url, METERING_TOKEN: fake.refreshToken },
+    // A month is 90 calls; the production budget (60 a minute) would make this test wait a minute.
+    budgetLimits: { eloverblik: ROOMY },
     services: powerOnly(() => []),
   });
 });

@@ -1,4 +1,5 @@
 import type { AppContext, Feature } from '../../context.js';
+import { providerDeps } from '../../providers/budget.js';
 import { EloverblikClient, refreshTokenSource, type Sleep } from '../../providers/eloverblik.js';
 import { meteringRoutes } from './routes.js';
 import { meteringService, type MeteringService } from './service.js';
@@ -12,6 +13,8 @@ export interface MeteringOptions {
 /** The metering sync against Eloverblik, for the route and for `sync-month`. */
 export function createMeteringService(ctx: AppContext, opts: MeteringOptions = {}): MeteringService {
   const client = new EloverblikClient({
+    ...providerDeps(ctx, 'eloverblik'),
+    tokenBudget: ctx.budgets.eloverblikToken,
     baseUrl: ctx.config.urls.metering,
     timeoutMs: ctx.config.providerTimeoutMs,
     refreshToken: refreshTokenSource(ctx.config),

@@ -30,7 +30,14 @@ beforeAll(async () => {
   t = await startTestApp({
     now: '2026-07-03T10:00:00Z',
     env: { METERING_FEED_URL: fake.url, METERING_TOKEN: fake.refreshToken, API_TOKEN },
-    services: powerOnly((ctx) => [createMeteringFeature(ctx, { sleep: async (ms) => void waits.push(ms) })]),
+    services: powerOnly((ctx) => [
+      createMeteringFeature(ctx, {
+        sleep: async (ms) => {
+          waits.push(ms);
+          t.clock.skip(ms);
+        },
+      }),
+    ]),
   });
 });
 afterAll(async () => {
@@ -38,6 +45,8 @@ afterAll(async () => {
   await fake.close();
 });
 beforeEach(() => {
+  // A pause the provider asked for in an earlier test (429, 503) is over.
+  t.clock.skip(3_600_000);
   fake.server.heal();
   fake.server.requests.length = 0;
   fake.chargesError = null;
@@ -66,6 +75,14 @@ describe('POST /metering/sync', () => {
     t.clock.set('2026-07-02T22:30:00Z'); // 00:30 on 3 July in Denmark
     expect((await sync()).json().date).toBe('2026-07-03');
     t.clock.set('2026-07-03T10:00:00Z');
+  });
+
+  it('answers 400 without a call for a day before what Eloverblik keeps (5 years and the current one)', async () => {
+    const res = await sync('2020-12-31');
+    expect(res.statusCode).toBe(400);
+    expect(res.json().detail).toMatch(/^querystring\.date: 2020-12-31 is before 2021-01-01/);
+    expect(fake.server.requests).toHaveLength(0);
+    expect((await sync('2021-01-01')).statusCode).toBe(200);
   });
 
   it('answers 400 naming the date when it is malformed, and needs the bearer token', async () => {

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
+import { badRequest } from '../../http/problem.js';
 import type { EloverblikClient, MeteringPoint, TimeSeries } from '../../providers/eloverblik.js';
 import { either } from '../../shared/abort.js';
 import type { Clock } from '../../shared/clock.js';
@@ -58,11 +59,18 @@ export function meteringService(deps: MeteringDeps) {
       const today = danishDate(clock.now());
       const day = date ?? today;
       if (day >= addDays(today, -1)) return outcome(day, 'no data to fetch');
+      const first = firstAvailableDay(today);
+      if (day < first)
+        throw badRequest(
+          `querystring.date: ${day} is before ${first}; Eloverblik keeps only the last 5 years and the current one`,
+        );
       const { start, end } = danishDayBounds(day);
       if (await repo.hasConsumptionBetween(db, start, end)) return outcome(day, 'already synced');
 
       const signal = deps.shutdown ? either(deps.shutdown, request) : request;
-      const points = await client.meteringPoints(signal);
+      // A client's request is refused (503, Retry-After) when the provider's budget is spent; a command waits.
+      const onBusy = request ? 'refuse' : 'wait';
+      const points = await client.meteringPoints(signal, onBusy);
       const all = points.flatMap((p) => [{ id: p.id, type: p.type }, ...p.children]);
       const series = await client.timeSeries(
         all.map((p) => p.id),
@@ -70,11 +78,13 @@ export function meteringService(deps: MeteringDeps) {
         addDays(day, 1),
         'Hour',
         signal,
+        onBusy,
       );
       // Charges belong to the parent points; the provider refuses child points (error 20009).
       const charges = await client.charges(
         points.map((p) => p.id),
         signal,
+        onBusy,
       );
       const typeOf = new Map(all.map((p) => [p.id, p.type]));
       const hasD07 = all.some((p) => p.type === CONSUMPTION_TYPE);
@@ -136,6 +146,11 @@ export function meteringService(deps: MeteringDeps) {
       };
     },
   };
+}
+
+/** Eloverblik answers only the 5 years before the current one and the current year. */
+export function firstAvailableDay(today: string): string {
+  return `${Number(today.slice(0, 4)) - 5}-01-01`;
 }
 
 function parentRow(p: MeteringPoint) {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeEnergiDataService, energinetChargeRecord } from '../../../test/fakes/energidataservice.js';
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
+import { providerDeps } from '../../providers/budget.js';
 import { EnergiDataService } from '../../providers/energidataservice.js';
 import { danishDayBounds, toDanishIso } from '../../shared/danish-time.js';
 import { PriceService } from './service.js';
@@ -45,7 +46,14 @@ beforeAll(async () => {
     }),
   ];
   app = await startTestApp({ env: { PRICE_FEED_URL: fake.url }, now: '2026-10-25T10:00:00Z' });
-  service = new PriceService(app.ctx, new EnergiDataService({ baseUrl: fake.url, timeoutMs: 5000 }));
+  service = new PriceService(
+    app.ctx,
+    new EnergiDataService({
+      ...providerDeps(app.ctx, 'energidataservice'),
+      baseUrl: fake.url,
+      timeoutMs: 5000,
+    }),
+  );
 });
 afterAll(async () => {
   await app.close();

@@ -1,4 +1,5 @@
 import type { AppContext, Feature } from '../../context.js';
+import { providerDeps } from '../../providers/budget.js';
 import { EnergiDataService } from '../../providers/energidataservice.js';
 import { loadHomePage } from './page.js';
 import { priceRoutes } from './routes.js';
@@ -8,6 +9,7 @@ import { PriceService } from './service.js';
 /** Day-ahead prices with tariffs from Energi Data Service, for the feature and for `backfill-prices`. */
 export function createPriceService(ctx: AppContext): PriceService {
   const provider = new EnergiDataService({
+    ...providerDeps(ctx, 'energidataservice'),
     baseUrl: ctx.config.urls.price,
     timeoutMs: ctx.config.providerTimeoutMs,
     health: ctx.health.feed('prices', ctx.config.feeds.price),

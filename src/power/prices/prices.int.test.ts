@@ -2,6 +2,7 @@ import Big from 'big.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeEnergiDataService, tariffRecord } from '../../../test/fakes/energidataservice.js';
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
+import { testDeps } from '../../../test/support/providers.js';
 
 interface ElpriceItem {
   time_dk: string;
@@ -255,7 +256,10 @@ describe('tariffs', () => {
     ];
     const { PriceService } = await import('./service.js');
     const { EnergiDataService } = await import('../../providers/energidataservice.js');
-    const service = new PriceService(app.ctx, new EnergiDataService({ baseUrl: fake.url, timeoutMs: 2000 }));
+    const service = new PriceService(
+      app.ctx,
+      new EnergiDataService({ ...testDeps('eds'), baseUrl: fake.url, timeoutMs: 2000 }),
+    );
     expect(await service.refreshTariffs()).toBe(1);
     // This service instance wrote the tariffs; the app's own in-memory day is read from the store here.
     const { elpricesBetween } = await import('./repository.js');

@@ -1,5 +1,7 @@
 import type { AppContext } from '../../context.js';
 import { badRequest } from '../../http/problem.js';
+import { DAYS, isDayIn } from '../../http/types.js';
+import { BudgetExhausted, type OnBusy } from '../../providers/budget.js';
 import type { EnergiDataService } from '../../providers/energidataservice.js';
 import { ProviderError } from '../../providers/http.js';
 import { untilAborted } from '../../shared/abort.js';
@@ -27,9 +29,12 @@ export interface SerializedDay {
 
 /** Complete days kept in memory per cache; the oldest entry goes first, so memory stays bounded. */
 const CACHE_ENTRIES = 400;
+/** Days whose last fetch is remembered (for RETRY_AFTER_MS); the least recently fetched goes first. */
+const ATTEMPT_ENTRIES = 1000;
 
-function remember<T>(cache: Map<string, T>, key: string, value: T) {
-  if (cache.size >= CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
+function remember<T>(cache: Map<string, T>, key: string, value: T, cap = CACHE_ENTRIES) {
+  cache.delete(key);
+  if (cache.size >= cap) cache.delete(cache.keys().next().value!);
   cache.set(key, value);
 }
 
@@ -84,16 +89,32 @@ export class PriceService {
     return answer;
   }
 
-  /** Fetches and stores a day unless it is stored completely; concurrent callers share one request. */
+  /**
+   * Fetches and stores a day unless it is stored completely; concurrent callers share one
+   * request. A background caller: it waits for the provider's budget, and when it joined a
+   * client's fetch that the budget refused, it fetches again, waiting.
+   */
   async ensureDay(day: string): Promise<boolean> {
     if (await this.dayComplete(day)) return true;
-    await this.fetchOnce(day);
+    try {
+      await this.fetchOnce(day, 'wait');
+    } catch (e) {
+      if (!(e instanceof BudgetExhausted)) throw e;
+      await this.fetchOnce(day, 'wait');
+    }
     return this.dayComplete(day);
   }
 
-  /** Fetches the Danish days [from, to) in one request per dataset, stores them and derives the hours. */
-  async fetchRange(from: string, to: string): Promise<{ quarters: number; hours: number }> {
-    const rows = await this.provider.spotPrices(from, to, this.ctx.shutdown);
+  /**
+   * Fetches the Danish days [from, to) in one request per dataset, stores them and derives the
+   * hours. Waits for the provider's budget unless `onBusy` is 'refuse' (a client's request).
+   */
+  async fetchRange(
+    from: string,
+    to: string,
+    onBusy: OnBusy = 'wait',
+  ): Promise<{ quarters: number; hours: number }> {
+    const rows = await this.provider.spotPrices(from, to, this.ctx.shutdown, onBusy);
     const start = danishDayBounds(from).start;
     const end = danishDayBounds(addDays(to, -1)).end;
     const inRange = rows.filter((r) => r.timeUtc >= start && r.timeUtc < end);
@@ -132,10 +153,13 @@ export class PriceService {
     return periods;
   }
 
+  /** The route's schema checks the same; this keeps a day before the prices begin from ever reaching the provider. */
   private checkDate(date: string | undefined): string {
     if (date === undefined) return this.today();
     if (!isCalendarDate(date))
       throw badRequest(`querystring.date: "${date}" is not a calendar date (YYYY-MM-DD)`);
+    if (!isDayIn(DAYS.prices, date))
+      throw badRequest(`querystring.date: ${date} is not from ${DAYS.prices.min} to ${DAYS.prices.max}`);
     return date;
   }
 
@@ -155,7 +179,8 @@ export class PriceService {
       let error = recent ? last.error : null;
       if (!recent) {
         try {
-          await untilAborted(this.fetchOnce(day), signal);
+          // A client's request: refused (503, Retry-After) rather than queued when the budget is spent.
+          await untilAborted(this.fetchOnce(day, 'refuse'), signal);
         } catch (e) {
           if (!(e instanceof ProviderError)) throw e;
           error = e;
@@ -167,15 +192,17 @@ export class PriceService {
     return { json: Buffer.from(JSON.stringify(body)), complete: body.complete };
   }
 
-  private fetchOnce(day: string): Promise<void> {
+  private fetchOnce(day: string, onBusy: OnBusy): Promise<void> {
     let pending = this.inflight.get(day);
     if (!pending) {
-      pending = this.fetchRange(day, addDays(day, 1))
+      const at = () => this.ctx.clock.now().getTime();
+      pending = this.fetchRange(day, addDays(day, 1), onBusy)
         .then(
-          () => void this.attempts.set(day, { at: this.ctx.clock.now().getTime(), error: null }),
+          () => remember(this.attempts, day, { at: at(), error: null }, ATTEMPT_ENTRIES),
           (e: unknown) => {
-            if (e instanceof ProviderError)
-              this.attempts.set(day, { at: this.ctx.clock.now().getTime(), error: e });
+            // A refused budget asked nothing of the provider: nothing to remember about the day.
+            if (e instanceof ProviderError && !(e instanceof BudgetExhausted))
+              remember(this.attempts, day, { at: at(), error: e }, ATTEMPT_ENTRIES);
             throw e;
           },
         )

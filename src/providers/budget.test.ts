@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { HealthRegistry } from '../http/health.js';
+import { fixedClock } from '../shared/clock.js';
+import { BUDGET_LIMITS, BudgetExhausted, CallBudget, createProviderBudgets } from './budget.js';
+
+/** A clock whose monotonic scale moves only when the test says so. */
+function manualClock() {
+  let ms = 0;
+  return { now: () => new Date(0), monotonicMs: () => ms, move: (by: number) => void (ms += by) };
+}
+
+describe('CallBudget', () => {
+  it('lets at most `calls` start in any window of `perMs`, then frees the oldest slot first', () => {
+    const clock = manualClock();
+    const b = new CallBudget('p', { calls: 3, perMs: 1_000, source: 'test' }, clock);
+    expect([b.tryTake(), b.tryTake()]).toEqual([0, 0]);
+    clock.move(400);
+    expect(b.tryTake()).toBe(0);
+    expect(b.tryTake()).toBe(600); // the first call leaves the window at 1000
+    clock.move(600);
+    // Both calls made at 0 have left the window at 1000: two slots.
+    expect([b.tryTake(), b.tryTake()]).toEqual([0, 0]);
+    expect(b.tryTake()).toBe(400); // the call made at 400 leaves at 1400
+  });
+
+  it('refuses at once with the wait as Retry-After, counting the refusal in the feed', async () => {
+    const clock = manualClock();
+    const health = new HealthRegistry(fixedClock('2026-07-03T10:00:00Z'));
+    const budgets = createProviderBudgets(clock, health, {
+      energidataservice: { calls: 1, perMs: 10_000, source: 'test' },
+    });
+    await budgets.energidataservice.take('refuse');
+    clock.move(2_500);
+    const e = await budgets.energidataservice.take('refuse').then(
+      () => null,
+      (x: unknown) => x as BudgetExhausted,
+    );
+    expect(e).toBeInstanceOf(BudgetExhausted);
+    expect(e?.problem()).toMatchObject({ status: 503, headers: { 'retry-after': '8' } });
+    expect(health.feed('prices').budgetRefusals).toBe(1);
+    expect(budgets.energidataservice.refused).toBe(1);
+  });
+
+  it('makes a background caller wait for the next slot', async () => {
+    const b = new CallBudget('p', { calls: 2, perMs: 300, source: 'test' }, fixedClock('2026-01-01'));
+    const started = performance.now();
+    for (let i = 0; i < 5; i++) await b.take('wait');
+    // Five calls at two per 300 ms: the fifth starts no sooner than 600 ms after the first.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(595);
+  });
+
+  it('stops waiting when the caller aborts', async () => {
+    const b = new CallBudget('p', { calls: 1, perMs: 60_000, source: 'test' }, fixedClock('2026-01-01'));
+    await b.take('wait');
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    await expect(b.take('wait', controller.signal)).rejects.toThrow(/cancelled/);
+  });
+
+  it('keeps everyone away while the provider asked to be left alone (429 Retry-After)', () => {
+    const clock = manualClock();
+    const b = new CallBudget('p', { calls: 100, perMs: 1_000, source: 'test' }, clock);
+    b.pause(300_000);
+    expect(b.tryTake()).toBe(300_000);
+    clock.move(300_000);
+    expect(b.tryTake()).toBe(0);
+  });
+
+  it('stays inside each published limit', () => {
+    // Energi Data Service blocks an address after 40 requests in 10 s; Eloverblik allows 120 a minute.
+    expect(
+      BUDGET_LIMITS.energidataservice.calls / (BUDGET_LIMITS.energidataservice.perMs / 10_000),
+    ).toBeLessThan(40);
+    expect(BUDGET_LIMITS.eloverblik.calls / (BUDGET_LIMITS.eloverblik.perMs / 60_000)).toBeLessThan(120);
+    expect(
+      BUDGET_LIMITS.eloverblikToken.calls / (BUDGET_LIMITS.eloverblikToken.perMs / 60_000),
+    ).toBeLessThanOrEqual(2);
+    expect(BUDGET_LIMITS.strike.calls / (BUDGET_LIMITS.strike.perMs / 60_000)).toBeLessThan(250);
+    expect(BUDGET_LIMITS.krakenRest.calls / (BUDGET_LIMITS.krakenRest.perMs / 1_000)).toBeLessThanOrEqual(1);
+  });
+});

@@ -1,0 +1,152 @@
+import type { AppContext } from '../context.js';
+import type { HealthRegistry } from '../http/health.js';
+import type { Clock } from '../shared/clock.js';
+import { sleep } from '../shared/sleep.js';
+import { ProviderError } from './errors.js';
+import type { ProviderDeps } from './http.js';
+
+/**
+ * What a caller does when a provider's budget is spent: a background caller (a scheduler, a
+ * backfill) waits for the next free slot; a client's request is refused at once, so the route
+ * answers 503 with Retry-After and no call is made.
+ */
+export type OnBusy = 'wait' | 'refuse';
+
+export interface BudgetLimit {
+  /** At most this many calls start in any window of `perMs` milliseconds. */
+  calls: number;
+  perMs: number;
+  /** Where the number comes from, for the docs and the refusal message. */
+  source: string;
+}
+
+/** A call the budget refused: no request was sent; the route answers 503 with Retry-After. */
+export class BudgetExhausted extends ProviderError {
+  constructor(provider: string, retryAfterMs: number, limit: BudgetLimit) {
+    super(
+      provider,
+      `call budget spent (${limit.calls} calls per ${limit.perMs / 1000} s); try again in ${Math.ceil(retryAfterMs / 1000)} s`,
+      { status: 429, transient: false, retryAfterMs },
+    );
+  }
+}
+
+/**
+ * One provider's call budget: a sliding window of the start times of the last `calls` calls,
+ * on the clock's monotonic scale, so at most `calls` start in any `perMs`. A provider's own
+ * 429 with Retry-After pauses the whole budget, so nobody calls it while it blocks us.
+ */
+export class CallBudget {
+  /** Start times of the latest calls, oldest first; never more than `limit.calls`. */
+  private readonly starts: number[] = [];
+  private pausedUntil = 0;
+  refused = 0;
+
+  constructor(
+    readonly provider: string,
+    readonly limit: BudgetLimit,
+    private readonly clock: Clock,
+    /** Told of each refusal, so /health can count them per feed. */
+    private readonly onRefused: () => void = () => {},
+  ) {
+    if (!(limit.calls >= 1 && limit.perMs > 0))
+      throw new Error(`${provider}: a budget needs calls ≥ 1 and perMs > 0`);
+  }
+
+  /** Takes a slot now and answers 0, or answers how many ms until one frees (taking nothing). */
+  tryTake(): number {
+    const now = this.clock.monotonicMs();
+    while (this.starts.length > 0 && this.starts[0]! <= now - this.limit.perMs) this.starts.shift();
+    const full = this.starts.length >= this.limit.calls ? this.starts[0]! + this.limit.perMs - now : 0;
+    const wait = Math.max(full, this.pausedUntil - now);
+    if (wait > 0) return Math.ceil(wait);
+    this.starts.push(now);
+    return 0;
+  }
+
+  /** Takes a slot, waiting for one (`wait`) or refusing with BudgetExhausted (`refuse`). */
+  async take(onBusy: OnBusy, signal?: AbortSignal): Promise<void> {
+    for (;;) {
+      if (signal?.aborted) throw new ProviderError(this.provider, 'call cancelled', { transient: false });
+      const wait = this.tryTake();
+      if (wait === 0) return;
+      if (onBusy === 'refuse') {
+        this.refused++;
+        this.onRefused();
+        throw new BudgetExhausted(this.provider, wait, this.limit);
+      }
+      await sleep(wait, signal ?? NEVER);
+    }
+  }
+
+  /** The provider asked us to stay away this long (a 429 or 503 with Retry-After). */
+  pause(ms: number): void {
+    this.pausedUntil = Math.max(this.pausedUntil, this.clock.monotonicMs() + ms);
+  }
+}
+
+const NEVER = new AbortController().signal;
+
+/**
+ * The limits of each provider, as published (PROVIDERS.md and the providers' docs), and the
+ * share of it this service uses. Changing one is a code change with its source beside it.
+ */
+export const BUDGET_LIMITS = {
+  /** Published: 40 requests per 10 s per IP, then about a 5-minute block. Three quarters of it. */
+  energidataservice: {
+    calls: 30,
+    perMs: 10_000,
+    source: 'Energi Data Service: 40 requests / 10 s per IP (api guide)',
+  },
+  /** Published: 120 calls per minute per IP for data endpoints. Half of it. */
+  eloverblik: { calls: 60, perMs: 60_000, source: 'Eloverblik: 120 calls / min per IP (data endpoints)' },
+  /** Published: 2 calls per minute per IP for the token endpoint; the token is cached for 24 h. */
+  eloverblikToken: { calls: 2, perMs: 60_000, source: 'Eloverblik: 2 calls / min per IP (token endpoint)' },
+  /** No published limit (fair use, answers are CDN-cached): one call a second on average. */
+  frankfurter: { calls: 60, perMs: 60_000, source: 'Frankfurter: no published limit; fair use' },
+  /** Published: public REST endpoints about 1 request per second per IP. */
+  krakenRest: { calls: 1, perMs: 1_000, source: 'Kraken REST: public endpoints about 1 request / s per IP' },
+  /** Kraken limits connection rates ("a few per minute"); four connection attempts a minute. */
+  krakenWs: { calls: 4, perMs: 60_000, source: 'Kraken WS: keep reconnects at a few per minute' },
+  /** Published: 250 / min for /v1/rates and for quotes, each. Two fifths of either, for both together. */
+  strike: { calls: 100, perMs: 60_000, source: 'Strike: 250 requests / min for rates and for quotes' },
+} as const satisfies Record<string, BudgetLimit>;
+
+export type ProviderName = keyof typeof BUDGET_LIMITS;
+export type ProviderBudgets = Record<ProviderName, CallBudget>;
+
+/** The /health feed each provider's refusals are counted in. */
+const FEED_OF: Record<ProviderName, string> = {
+  energidataservice: 'prices',
+  eloverblik: 'metering',
+  eloverblikToken: 'metering',
+  frankfurter: 'rates',
+  krakenRest: 'ohlc',
+  krakenWs: 'spot',
+  strike: 'quote',
+};
+
+/**
+ * One budget per provider for the whole process, whoever calls (scheduler, read-through,
+ * command); the runtime creates them once and puts them in the context.
+ */
+export function createProviderBudgets(
+  clock: Clock,
+  health?: HealthRegistry,
+  limits: Partial<Record<ProviderName, BudgetLimit>> = {},
+): ProviderBudgets {
+  const out = {} as ProviderBudgets;
+  for (const name of Object.keys(BUDGET_LIMITS) as ProviderName[])
+    out[name] = new CallBudget(name, limits[name] ?? BUDGET_LIMITS[name], clock, () => {
+      if (health) health.feed(FEED_OF[name]).budgetRefusals++;
+    });
+  return out;
+}
+
+/** The clock, the named provider's budget and the body cap, for an adapter built from the context. */
+export function providerDeps(
+  ctx: Pick<AppContext, 'clock' | 'budgets' | 'config'>,
+  name: ProviderName,
+): ProviderDeps {
+  return { clock: ctx.clock, budget: ctx.budgets[name], maxBytes: ctx.config.providerMaxBytes };
+}
