@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules', 'data', 'coverage', 'public/vendor'] },
+  { ignores: ['node_modules', 'data', 'coverage', 'public/vendor', 'dist', '.dist-*'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -30,6 +30,15 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-call': 'off',
       '@typescript-eslint/no-unsafe-return': 'off',
       '@typescript-eslint/unbound-method': 'off',
+    },
+  },
+  {
+    // The build and start launchers are plain JavaScript run by node before any TypeScript exists.
+    files: ['scripts/**/*.mjs'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: {
+      parserOptions: { project: false, program: null, projectService: false },
+      globals: { console: 'readonly', process: 'readonly', setTimeout: 'readonly' },
     },
   },
   {

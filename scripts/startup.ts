@@ -1,46 +1,134 @@
-import { mkdtemp } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { FEEDS_OFF, freePort, runSatwatt, waitForHttp } from '../test/support/process.js';
+import { parseArgs } from 'node:util';
+import { PGLITE_START_PARAMS } from '../src/db/connect.js';
+import { ensureBuilt, FEEDS_OFF, freePort, ROOT, runSatwatt, waitForHttp } from '../test/support/process.js';
 
 /**
- * `npm run startup`: time from spawning `satwatt serve` to a 200 from /health, on a fresh data
- * folder and on one that exists, and the resident memory once ready; the median of three runs.
+ * `npm run startup`: the compiled service (`node dist/main.js serve` through scripts/start.mjs, as
+ * `npm start` runs it) from spawn to a 200 from /health, on a fresh data folder and on the same
+ * folder again, and its resident memory (VmRSS) once ready; beside it, in the same run, a bare
+ * PGlite in its own process opening the same existing folder (defaults, and with satwatt's
+ * start parameters) and answering `select 1`. Three runs each unless --runs says otherwise.
  */
-const QUIET = {
-  ...FEEDS_OFF,
-  LOG_LEVEL: 'warn',
-};
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' } } });
+const RUNS = Number(values.runs);
+const TARGETS = { existingMs: 1000, existingVsBare: 1.5, existingMb: 250, freshMs: 3500, freshMb: 450 };
+const QUIET = { ...FEEDS_OFF, LOG_LEVEL: 'warn' };
 
-async function once(dataDir: string): Promise<{ ms: number; rssMb: number }> {
-  const port = await freePort();
-  const started = performance.now();
-  const proc = runSatwatt(['serve'], { ...QUIET, PORT: String(port), DATA_DIR: dataDir });
-  await waitForHttp(`http://127.0.0.1:${port}/health`, 120_000);
-  const ms = performance.now() - started;
-  const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
-  const rss = Number(/^process_resident_memory_bytes (\S+)/m.exec(metrics)?.[1]);
-  proc.child.kill('SIGTERM');
-  await proc.exited;
-  return { ms, rssMb: rss / 1024 / 1024 };
+interface Run {
+  ms: number;
+  rssMb: number;
+  /** CPU time (user + system) until ready: on a shared machine, less at the mercy of its load. */
+  cpuMs: number;
 }
 
-const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1]) / 1024;
+}
+
+/** utime + stime of a process, from /proc (clock ticks of 10 ms on Linux). */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+async function service(dataDir: string): Promise<Run> {
+  const port = await freePort();
+  const started = performance.now();
+  const proc = runSatwatt(['serve'], { ...QUIET, PORT: String(port), DATA_DIR: dataDir }, { compiled: true });
+  try {
+    await waitForHttp(`http://127.0.0.1:${port}/health`, 120_000);
+    const ms = performance.now() - started;
+    return { ms, rssMb: rssMb(proc.child.pid!), cpuMs: cpuMs(proc.child.pid!) };
+  } finally {
+    proc.child.kill('SIGTERM');
+    await proc.exited;
+  }
+}
+
+/** A bare PGlite in a fresh process: import, open the folder, one query; prints its RSS. */
+const BARE = `
+import { PGlite } from '@electric-sql/pglite';
+const params = JSON.parse(process.env.START_PARAMS || 'null');
+const db = await PGlite.create({ dataDir: process.env.PG_DIR, ...(params ? { startParams: params } : {}) });
+await db.query('select 1');
+const cpu = process.cpuUsage();
+process.stdout.write(JSON.stringify({ rss: process.memoryUsage().rss, cpu: (cpu.user + cpu.system) / 1000 }) + '\\n');
+await db.close();
+`;
+
+async function bare(pgDir: string, startParams: string[] | null): Promise<Run> {
+  const started = performance.now();
+  const child = spawn(process.execPath, ['--input-type=module', '-e', BARE], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', PG_DIR: pgDir, START_PARAMS: JSON.stringify(startParams) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const line = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('\n')) resolve(out);
+    });
+    child.on('exit', (code) => reject(new Error(`bare PGlite exited with ${code}`)));
+  });
+  const ms = performance.now() - started;
+  await new Promise((r) => child.on('exit', r));
+  const { rss, cpu } = JSON.parse(line) as { rss: number; cpu: number };
+  return { ms, rssMb: rss / 1024 / 1024, cpuMs: cpu };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+function line(name: string, runs: Run[]) {
+  const ms = runs.map((r) => r.ms.toFixed(0)).join(', ');
+  const mb = runs.map((r) => r.rssMb.toFixed(0)).join(', ');
+  console.log(
+    `${name.padEnd(34)} ready ${median(runs.map((r) => r.ms))
+      .toFixed(0)
+      .padStart(5)} ms (${ms}), ` +
+      `rss ${median(runs.map((r) => r.rssMb))
+        .toFixed(0)
+        .padStart(3)} MB (${mb})`,
+  );
+}
 
 async function main() {
-  const fresh: { ms: number; rssMb: number }[] = [];
-  const existing: { ms: number; rssMb: number }[] = [];
-  for (let i = 0; i < 3; i++) {
+  await ensureBuilt();
+  const fresh: Run[] = [];
+  const existing: Run[] = [];
+  const bareDefaults: Run[] = [];
+  const bareTuned: Run[] = [];
+  for (let i = 0; i < RUNS; i++) {
     const dir = await mkdtemp(path.join(tmpdir(), 'satwatt-start-'));
-    fresh.push(await once(dir));
-    existing.push(await once(dir));
+    fresh.push(await service(dir));
+    existing.push(await service(dir));
+    bareDefaults.push(await bare(path.join(dir, 'pg'), null));
+    bareTuned.push(await bare(path.join(dir, 'pg'), PGLITE_START_PARAMS));
+    await rm(dir, { recursive: true, force: true });
   }
-  const line = (name: string, runs: { ms: number; rssMb: number }[]) =>
-    console.log(
-      `${name}: ready in ${median(runs.map((r) => r.ms)).toFixed(0)} ms (runs ${runs.map((r) => r.ms.toFixed(0)).join(', ')}), rss ${median(runs.map((r) => r.rssMb)).toFixed(0)} MB`,
-    );
-  line('fresh data folder   ', fresh);
-  line('existing data folder', existing);
+  line('service, fresh data folder', fresh);
+  line('service, existing data folder', existing);
+  line('bare PGlite, same folder, defaults', bareDefaults);
+  line("bare PGlite, same folder, satwatt's", bareTuned);
+  const ratio = median(existing.map((r) => r.ms)) / median(bareDefaults.map((r) => r.ms));
+  const cpuRatio = median(existing.map((r) => r.cpuMs)) / median(bareDefaults.map((r) => r.cpuMs));
+  console.log(
+    `existing folder / bare PGlite (defaults): ready ${ratio.toFixed(2)}×, cpu ${cpuRatio.toFixed(2)}×`,
+  );
+  const checks: [string, boolean][] = [
+    [`existing ready ≤ ${TARGETS.existingMs} ms`, median(existing.map((r) => r.ms)) <= TARGETS.existingMs],
+    [`existing ready ≤ ${TARGETS.existingVsBare}× bare`, ratio <= TARGETS.existingVsBare],
+    [`existing rss ≤ ${TARGETS.existingMb} MB`, median(existing.map((r) => r.rssMb)) <= TARGETS.existingMb],
+    [`fresh ready ≤ ${TARGETS.freshMs} ms`, median(fresh.map((r) => r.ms)) <= TARGETS.freshMs],
+    [`fresh rss ≤ ${TARGETS.freshMb} MB`, median(fresh.map((r) => r.rssMb)) <= TARGETS.freshMb],
+  ];
+  for (const [name, ok] of checks) console.log(`${ok ? 'met   ' : 'MISSED'} ${name}`);
 }
 
 main().catch((e: unknown) => {

@@ -11,6 +11,7 @@ import { bearerAuth } from './http/auth.js';
 import { registerLimits } from './http/limits.js';
 import { registerMetrics } from './http/metrics.js';
 import { openModeGuard } from './http/open-mode.js';
+import { lazySerializers } from './http/lazy-compile.js';
 import { Problem, errorHandler, problems, sendProblem } from './http/problem.js';
 import { registerRequestTimeout } from './http/timeout.js';
 import { validatorCompiler } from './http/validation.js';
@@ -29,6 +30,8 @@ export async function buildApp(ctx: AppContext, services: Services): Promise<Bui
     // pino's Logger and Fastify's logger type differ only in typing; the instance is the same.
     loggerInstance: ctx.log as unknown as FastifyBaseLogger,
     bodyLimit: ctx.config.limits.bodyBytes,
+    // response serializers built on a route's first answer, not at start
+    schemaController: { compilersFactory: { buildSerializer: lazySerializers } },
     trustProxy: trustProxyOption(ctx.config.trustProxy),
     // Errors found while routing (an undecodable path, an overlong parameter) skip the error handler.
     frameworkErrors: (error, _request, reply) => {

@@ -1,20 +1,25 @@
-import { COMMANDS } from './commands.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase } from './db/connect.js';
-import { migrate } from './db/migrate.js';
-import { createContext, createLogger, createRuntime } from './runtime.js';
 
-const USAGE = [
-  'usage: satwatt <command>',
-  '  serve                 run the services (default)',
-  '  migrate               apply database migrations and exit',
-  ...COMMANDS.map((c) => `  ${c.usage}`),
-].join('\n');
+/**
+ * Only the config and the database layer are imported up front: `serve` starts opening the
+ * database and loads the HTTP server and the features while it opens (module loading and
+ * PGlite's start overlap), and the command-line verbs are loaded only when one is asked for.
+ */
+async function usage(): Promise<string> {
+  const { COMMANDS } = await import('./commands.js');
+  return [
+    'usage: satwatt <command>',
+    '  serve                 run the services (default)',
+    '  migrate               apply database migrations and exit',
+    ...COMMANDS.map((c) => `  ${c.usage}`),
+  ].join('\n');
+}
 
 async function main(argv: string[]): Promise<number> {
   const [verb = 'serve', ...args] = argv;
   if (verb === '--help' || verb === 'help') {
-    console.log(USAGE);
+    console.log(await usage());
     return 0;
   }
   let config: Config;
@@ -29,6 +34,7 @@ async function main(argv: string[]): Promise<number> {
   }
   if (verb === 'serve') return serve(config);
   if (verb === 'migrate') {
+    const { migrate } = await import('./db/migrate.js');
     const database = await openDatabase({ server: config.database, dataDir: config.dataDir });
     try {
       const applied = await migrate(database);
@@ -38,9 +44,13 @@ async function main(argv: string[]): Promise<number> {
     }
     return 0;
   }
+  const [{ COMMANDS }, { createContext, createLogger }] = await Promise.all([
+    import('./commands.js'),
+    import('./runtime.js'),
+  ]);
   const command = COMMANDS.find((c) => c.name === verb);
   if (!command) {
-    console.error(`unknown command "${verb}"\n${USAGE}`);
+    console.error(`unknown command "${verb}"\n${await usage()}`);
     return 2;
   }
   const { ctx, close } = await createContext(config, {
@@ -54,7 +64,14 @@ async function main(argv: string[]): Promise<number> {
 }
 
 async function serve(config: Config): Promise<number> {
-  const runtime = await createRuntime(config);
+  const opening = openDatabase({ server: config.database, dataDir: config.dataDir });
+  // handled below, after the import; this only keeps a fast failure from counting as unhandled
+  opening.catch(() => {});
+  const { createRuntime } = await import('./runtime.js').catch(async (e: unknown) => {
+    await opening.then((d) => d.close()).catch(() => {});
+    throw e;
+  });
+  const runtime = await createRuntime(config, { opening });
   const { app, ctx } = runtime;
   let signalled = false;
   const onSignal = (signal: string) => {

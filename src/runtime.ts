@@ -30,6 +30,8 @@ export interface ContextOptions {
   database?: Database;
   /** Tests may narrow a provider's call budget; production uses the published limits (budget.ts). */
   budgetLimits?: Partial<Record<ProviderName, BudgetLimit>>;
+  /** A database already being opened from the config (owned, and closed on close(), like one opened here). */
+  opening?: Promise<Database>;
 }
 
 export interface OpenContext {
@@ -44,7 +46,8 @@ export interface OpenContext {
 export async function createContext(config: Config, opts: ContextOptions = {}): Promise<OpenContext> {
   const log = opts.log ?? createLogger(config.logLevel);
   const database =
-    opts.database ?? (await openDatabase({ server: config.database, dataDir: config.dataDir }));
+    opts.database ??
+    (await (opts.opening ?? openDatabase({ server: config.database, dataDir: config.dataDir })));
   const applied = await migrate(database).catch(async (e: unknown) => {
     if (!opts.database) await database.close();
     throw e;
@@ -62,6 +65,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
     shutdown: controller.signal,
     budgets: createProviderBudgets(clock, health, opts.budgetLimits),
   };
+  watchNotifications(ctx);
   let closing: Promise<void> | null = null;
   return {
     ctx,
@@ -72,6 +76,25 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
       return closing;
     },
   };
+}
+
+/**
+ * The notification connection (a server's LISTEN) as a feed of its own in /health, from its first
+ * connection on: while it is down the process's streams hear nothing from the other processes.
+ */
+function watchNotifications(ctx: AppContext): void {
+  ctx.database.watchNotifications(({ connected, error }) => {
+    const feed = ctx.health.feed('notifications');
+    if (connected) {
+      if (feed.connected === false) feed.reconnects++;
+      feed.success();
+      feed.detail = null;
+    } else {
+      feed.failure(error);
+      feed.detail = 'reconnecting: streams miss other processes’ updates until it is back';
+    }
+    feed.connected = connected;
+  });
 }
 
 export interface RuntimeOptions extends ContextOptions {

@@ -2,6 +2,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { isExactDecimal } from './types.js';
+import { lazyValidator } from './lazy-compile.js';
 
 /**
  * The request validator of every route: Ajv with the `date` formats and their
@@ -34,16 +35,23 @@ function withFormats(ajv: Ajv): Ajv {
 }
 
 export function validatorCompiler(): FastifySchemaCompiler<unknown> {
-  const coercing = withFormats(new Ajv({ ...common, coerceTypes: 'array' }));
-  const plain = withFormats(new Ajv({ ...common, coerceTypes: false }));
-  return ({ schema, httpPart }) => {
-    const part = (httpPart ?? 'body') as Part;
-    const prepared = boundIntegers(part === 'headers' ? lowerCaseNames(schema) : schema);
-    if (part === 'body') return plain.compile(prepared);
-    const validate = coercing.compile(prepared);
-    const numeric = numericProperties(prepared);
-    return numeric.length === 0 ? validate : strictNumbers(validate, numeric);
-  };
+  // Built on the first compile, which comes with a route's first request (lazy-compile.ts).
+  let ajvs: { coercing: Ajv; plain: Ajv } | null = null;
+  const instances = () =>
+    (ajvs ??= {
+      coercing: withFormats(new Ajv({ ...common, coerceTypes: 'array' })),
+      plain: withFormats(new Ajv({ ...common, coerceTypes: false })),
+    });
+  return ({ schema, httpPart }) =>
+    lazyValidator(() => {
+      const { coercing, plain } = instances();
+      const part = (httpPart ?? 'body') as Part;
+      const prepared = boundIntegers(part === 'headers' ? lowerCaseNames(schema) : schema);
+      if (part === 'body') return plain.compile(prepared);
+      const validate = coercing.compile(prepared);
+      const numeric = numericProperties(prepared);
+      return numeric.length === 0 ? validate : strictNumbers(validate, numeric);
+    });
 }
 
 interface Schema {

@@ -3,6 +3,8 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+export { ensureBuilt } from '../../scripts/build.mjs';
+
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** Every outbound feed off: for processes and apps that must not poll anything on their own. */
@@ -28,10 +30,23 @@ export interface Proc {
   exited: Promise<number | null>;
 }
 
-/** Runs `src/main.ts` as users do (through tsx), with only the given environment on top of PATH. */
-export function runSatwatt(args: string[], env: Record<string, string>, cwd = ROOT): Proc {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/main.ts'), ...args], {
-    cwd,
+export interface RunOptions {
+  cwd?: string;
+  /**
+   * Run the compiled dist/ through scripts/start.mjs, exactly as `npm start` does (call
+   * `ensureBuilt()` first so that a stale build is not rebuilt inside a timed wait). Without it the
+   * sources run through tsx, as `npm run dev` does, so a test never runs an out-of-date build.
+   */
+  compiled?: boolean;
+}
+
+/** Runs satwatt as a process with only the given environment on top of PATH. */
+export function runSatwatt(args: string[], env: Record<string, string>, opts: RunOptions = {}): Proc {
+  const entry = opts.compiled
+    ? [path.join(ROOT, 'scripts/start.mjs')]
+    : ['--import', 'tsx', path.join(ROOT, 'src/main.ts')];
+  const child = spawn(process.execPath, [...entry, ...args], {
+    cwd: opts.cwd ?? ROOT,
     env: { PATH: process.env.PATH ?? '', TZ: 'UTC', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

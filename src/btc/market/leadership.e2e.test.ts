@@ -72,8 +72,15 @@ describe.skipIf(!TEST_DATABASE_URL)('two btc processes on one PostgreSQL databas
     kraken.tick('BTC/USD', 70_001);
     for (const n of nodes) await n.stream.until((m) => m.btc_usd === 70_001, 20_000);
 
-    const connected = await Promise.all(nodes.map((n) => spotConnected(n.port)));
-    expect(connected.filter(Boolean)).toHaveLength(1);
+    // /health says connected once the subscription is acknowledged: wait for that state
+    const connected = await waitFor(
+      async () => {
+        const each = await Promise.all(nodes.map((n) => spotConnected(n.port)));
+        return each.filter(Boolean).length === 1 && each;
+      },
+      20_000,
+      'exactly one process reporting its spot connection',
+    );
     const leader = nodes[connected.indexOf(true)]!;
     const follower = nodes[connected.indexOf(false)]!;
 
@@ -88,7 +95,8 @@ describe.skipIf(!TEST_DATABASE_URL)('two btc processes on one PostgreSQL databas
     );
     // the follower retries the lock every 2 s; the rest is a loaded machine's slack
     expect(Date.now() - diedAt).toBeLessThan(15_000);
-    expect(await spotConnected(follower.port)).toBe(true);
+    // the follower holds the lock and Kraken sees its connection; its own /health follows
+    await waitFor(() => spotConnected(follower.port), 20_000, 'the follower to report its spot connection');
 
     kraken.tick('BTC/USD', 70_002);
     await follower.stream.until((m) => m.btc_usd === 70_002, 20_000);
