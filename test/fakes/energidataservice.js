@@ -1,0 +1,167 @@
+import { DateTime } from 'luxon';
+import { DANISH_ZONE, addDays, danishDaySteps } from '../../src/shared/danish-time.js';
+import { FakeHttpServer } from './http.js';
+/** The first Danish day of DayAheadPrices' quarter hours, and the day after Elspotprices' last. */
+export const QUARTER_FROM = '2025-10-01';
+const utcText = (t) => t.toISOString().slice(0, 19);
+const dkText = (t) => DateTime.fromJSDate(t, { zone: DANISH_ZONE }).toFormat("yyyy-MM-dd'T'HH:mm:ss");
+/**
+ * A deterministic, float32-looking DKK/MWh price (six decimals, sometimes negative) that differs
+ * by instant, area and `variant`, so tests can tell a refetch from a cached answer.
+ */
+export function generatedPrice(t, area, variant = 0) {
+    const q = t.getTime() / 900_000;
+    const base = 420 + 380 * Math.sin(q / 15) + (area === 'DK2' ? 37.5 : 0) + variant * 100 - (q % 97 === 0 ? 600 : 0);
+    return Math.round((base + (q % 7) * 0.123457) * 1e6) / 1e6;
+}
+/** DayAheadPrices records of one Danish day: 92/96/100 quarter rows or 23/24/25 hourly rows per area. */
+export function dayAheadRecords(date, o = {}) {
+    const step = o.resolution ?? (date >= QUARTER_FROM ? 15 : 60);
+    return danishDaySteps(date, step).flatMap((t) => (o.areas ?? ['DK1', 'DK2']).map((area) => {
+        const dkk = generatedPrice(t, area, o.variant);
+        return {
+            TimeUTC: utcText(t),
+            TimeDK: dkText(t),
+            PriceArea: area,
+            DayAheadPriceEUR: Math.round((dkk / 7.46) * 1e6) / 1e6,
+            DayAheadPriceDKK: dkk,
+        };
+    }));
+}
+/** Elspotprices records (hourly) of one Danish day. */
+export function elspotRecords(date, o = {}) {
+    return danishDaySteps(date, 60).flatMap((t) => (o.areas ?? ['DK1', 'DK2']).map((area) => {
+        const dkk = generatedPrice(t, area, o.variant);
+        return {
+            HourUTC: utcText(t),
+            HourDK: dkText(t),
+            PriceArea: area,
+            SpotPriceDKK: dkk,
+            SpotPriceEUR: Math.round((dkk / 7.46) * 1e6) / 1e6,
+        };
+    }));
+}
+/** A DatahubPricelist tariff record in the wire format, prices in DKK/kWh for the 24 hours. */
+export function tariffRecord(o) {
+    const row = {
+        ChargeOwner: 'Radius Elnet A/S',
+        GLN_Number: o.gln ?? '5790000705689',
+        ChargeType: 'D03',
+        ChargeTypeCode: o.code ?? 'DT_C_01',
+        Note: 'Nettarif C time',
+        Description: 'Nettarif C time',
+        ValidFrom: o.validFrom,
+        ValidTo: o.validTo,
+        VATClass: 'D02',
+        TransparentInvoicing: 1,
+        TaxIndicator: 0,
+        ResolutionDuration: 'PT1H',
+    };
+    o.hourly.forEach((v, i) => (row[`Price${i + 1}`] = v));
+    return row;
+}
+export const ENERGINET_GLN = '5790000432752';
+/** One of Energinet's charges in the DatahubPricelist wire format: flat (P1D, Price1 only) or hourly (PT1H). */
+export function energinetChargeRecord(o) {
+    const names = { '40000': 'Transmissions nettarif', '41000': 'Systemtarif', 'EA-001': 'Elafgift' };
+    const hourly = Array.isArray(o.price) ? o.price : [o.price, ...Array(23).fill(null)];
+    return {
+        ...tariffRecord({
+            gln: o.gln ?? ENERGINET_GLN,
+            code: o.code,
+            validFrom: o.validFrom,
+            validTo: o.validTo,
+            hourly,
+        }),
+        ChargeOwner: 'Energinet Systemansvar A/S (SYO)',
+        Note: names[o.code],
+        Description: names[o.code],
+        TransparentInvoicing: 0,
+        TaxIndicator: o.code === 'EA-001' ? 1 : 0,
+        ResolutionDuration: Array.isArray(o.price) ? 'PT1H' : 'P1D',
+    };
+}
+/**
+ * Generated (not recorded) yearly Energinet charges from 2023, flat, in DKK/kWh excl. VAT, newest
+ * first as the provider sorts them: the shape of the real list, with values near the published ones.
+ */
+export function energinetChargeRecords() {
+    const years = [
+        // from, to, transmission, system, electricity tax
+        ['2026-01-01T00:00:00', null, 0.043, 0.072, 0.008],
+        ['2025-01-01T00:00:00', '2026-01-01T00:00:00', 0.049, 0.061, 0.72],
+        ['2024-01-01T00:00:00', '2025-01-01T00:00:00', 0.074, 0.051, 0.761],
+        ['2023-01-01T00:00:00', '2024-01-01T00:00:00', 0.058, 0.054, 0.697],
+    ];
+    return years.flatMap(([validFrom, validTo, transmission, system, tax]) => [
+        energinetChargeRecord({ code: '40000', validFrom, validTo, price: transmission }),
+        energinetChargeRecord({ code: '41000', validFrom, validTo, price: system }),
+        energinetChargeRecord({ code: 'EA-001', validFrom, validTo, price: tax }),
+    ]);
+}
+/**
+ * Energi Data Service on 127.0.0.1: DayAheadPrices, Elspotprices (until 2025-09-30) and
+ * DatahubPricelist (grid tariffs and Energinet's charges), honouring start/end (Danish dates), the PriceArea filter and the sort.
+ */
+export class FakeEnergiDataService {
+    server;
+    /** Days not listed are published in full. */
+    publication = new Map();
+    variant = 0;
+    tariffs = [];
+    /** Energinet's charges, served by DatahubPricelist beside `tariffs`. */
+    charges = energinetChargeRecords();
+    constructor(server) {
+        this.server = server;
+    }
+    static async start() {
+        const server = await FakeHttpServer.start();
+        const fake = new FakeEnergiDataService(server);
+        server.on('GET', '/dataset/DayAheadPrices', (r) => ({ json: fake.spot(r, 'DayAheadPrices') }));
+        server.on('GET', '/dataset/Elspotprices', (r) => ({ json: fake.spot(r, 'Elspotprices') }));
+        server.on('GET', '/dataset/DatahubPricelist', (r) => ({ json: fake.pricelist(r) }));
+        return fake;
+    }
+    get url() {
+        return this.server.url;
+    }
+    close() {
+        return this.server.close();
+    }
+    /** Requests to the price datasets (not the tariff list). */
+    priceRequests() {
+        return this.server.requests.filter((r) => /DayAheadPrices|Elspotprices/.test(r.path));
+    }
+    spot(r, dataset) {
+        const start = r.query.get('start') ?? '';
+        const end = r.query.get('end') ?? '';
+        const filter = JSON.parse(r.query.get('filter') ?? '{}');
+        const areas = filter.PriceArea ?? ['DK1', 'DK2'];
+        const records = [];
+        for (let d = start.slice(0, 10); d < end.slice(0, 10); d = addDays(d, 1)) {
+            const publication = this.publication.get(d) ?? 'full';
+            if (publication === 'none')
+                continue;
+            if (dataset === 'Elspotprices' && d >= QUARTER_FROM)
+                continue;
+            const day = dataset === 'Elspotprices'
+                ? elspotRecords(d, { areas, variant: this.variant })
+                : dayAheadRecords(d, { areas, variant: this.variant });
+            records.push(...(publication === 'half' ? day.slice(0, Math.floor(day.length / 2)) : day));
+        }
+        if (!(r.query.get('sort') ?? '').toLowerCase().endsWith('asc'))
+            records.reverse();
+        return {
+            total: records.length,
+            filters: JSON.stringify(filter),
+            dataset,
+            records,
+        };
+    }
+    pricelist(r) {
+        const filter = JSON.parse(r.query.get('filter') ?? '{}');
+        const records = [...this.tariffs, ...this.charges].filter((t) => Object.entries(filter).every(([k, vs]) => vs.includes(String(t[k]))));
+        return { total: records.length, filters: JSON.stringify(filter), dataset: 'DatahubPricelist', records };
+    }
+}
+//# sourceMappingURL=energidataservice.js.map

@@ -1,0 +1,47 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { parsePostgresUrl } from '../../src/config.js';
+import { openDatabase } from '../../src/db/connect.js';
+import { migrate } from '../../src/db/migrate.js';
+/** The PostgreSQL server the suite runs against, or null for PGlite (the default). */
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || null;
+/**
+ * A fresh, migrated database for one test file: an in-memory PGlite, or a new database with a
+ * random name on the TEST_DATABASE_URL server, dropped again on close.
+ */
+export async function freshDatabase(opts = {}) {
+    let database;
+    let url = null;
+    let drop = async () => { };
+    if (TEST_DATABASE_URL) {
+        const name = `satwatt_test_${randomBytes(6).toString('hex')}`;
+        const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+        await admin.connect();
+        await admin.query(`create database ${name}`);
+        await admin.end();
+        const u = new URL(TEST_DATABASE_URL);
+        u.pathname = `/${name}`;
+        url = u.toString();
+        database = await openDatabase({ server: parsePostgresUrl(url), poolSize: 5 });
+        drop = async () => {
+            const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
+            await c.connect();
+            await c.query(`drop database if exists ${name} with (force)`);
+            await c.end();
+        };
+    }
+    else {
+        database = await openDatabase({ server: null });
+    }
+    if (opts.migrated !== false)
+        await migrate(database);
+    return {
+        database,
+        url,
+        close: async () => {
+            await database.close();
+            await drop();
+        },
+    };
+}
+//# sourceMappingURL=db.js.map
