@@ -1,7 +1,7 @@
 import { Big } from 'big.js';
 import type { FastifyReply } from 'fastify';
 import { Readable } from 'node:stream';
-import { Type } from 'typebox';
+import { Type, type TSchema } from 'typebox';
 
 /** `?format=csv` beside JSON, for the routes that offer their rows as a spreadsheet. */
 export const Format = Type.Optional(
@@ -15,6 +15,16 @@ export const CsvContent = {
   description: 'text/csv (RFC 4180) when format=csv',
   content: { 'text/csv': { schema: { type: 'string' } } },
 } as const;
+
+/** A 200 that is `schema` as JSON or, with format=csv, its rows as text/csv: both in the OpenAPI document. */
+export function jsonOrCsv<T extends TSchema>(schema: T) {
+  return {
+    content: {
+      'application/json': { schema },
+      'text/csv': { schema: Type.String({ description: CsvContent.description }) },
+    },
+  };
+}
 
 /** One field: numbers in plain dot-decimal notation (never an exponent), text quoted when it must be. */
 export function csvField(value: unknown): string {

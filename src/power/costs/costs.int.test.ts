@@ -195,6 +195,20 @@ describe('GET /api/costs against hand-computed fixtures', () => {
     ]);
   });
 
+  it('declares JSON and text/csv answers in the OpenAPI document', async () => {
+    const doc = (await app.call('GET', '/openapi.json')).json<{
+      paths: Record<
+        string,
+        { get: { responses: Record<string, { content: Record<string, { schema: { type: string } }> }> } }
+      >;
+    }>();
+    for (const path of ['/api/costs', '/api/consumer-prices', '/api/elprice']) {
+      const content = doc.paths[path]!.get.responses['200']!.content;
+      expect(content['application/json']!.schema.type, path).toBe('object');
+      expect(content['text/csv']!.schema.type, path).toBe('string');
+    }
+  });
+
   it('is private, and refuses reversed or longer than 366-day ranges with a 400', async () => {
     expect((await app.call('GET', '/api/costs?from=2026-01-15&to=2026-01-15')).statusCode).toBe(401);
     expect((await costs('from=2026-01-01&to=2027-01-01')).days).toHaveLength(366);

@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import type { App } from '../../context.js';
-import { sendCsv } from '../../http/csv.js';
+import { jsonOrCsv, sendCsv } from '../../http/csv.js';
 import { problems } from '../../http/problem.js';
 import {
   Cheapest,
@@ -30,8 +30,7 @@ export function costRoutes(app: App, service: CostService) {
         tags: ['power'],
         summary: 'What a kWh costs the household in each Danish hour: spot, every charge, markup and VAT',
         querystring: ConsumerPricesQuery,
-        produces: ['application/json', 'text/csv'],
-        response: { 200: ConsumerPrices, ...problems(400, 502, 503) },
+        response: { 200: jsonOrCsv(ConsumerPrices), ...problems(400, 502, 503) },
       },
     },
     async (request, reply) => {
@@ -60,8 +59,7 @@ export function costRoutes(app: App, service: CostService) {
         summary: 'Cost of the metered consumption, value of the production sold, solar self-consumption',
         security: [{ bearer: [] }],
         querystring: CostsQuery,
-        produces: ['application/json', 'text/csv'],
-        response: { 200: Costs, ...problems(400, 401) },
+        response: { 200: jsonOrCsv(Costs), ...problems(400, 401) },
       },
     },
     async (request, reply) => {

@@ -1,5 +1,5 @@
 import type { App } from '../../context.js';
-import { sendCsv } from '../../http/csv.js';
+import { jsonOrCsv, sendCsv } from '../../http/csv.js';
 import { problems } from '../../http/problem.js';
 import { DayQuery, EnergyRow, EnergyRows, SyncQuery, SyncResult } from './schemas.js';
 
@@ -35,8 +35,7 @@ export function meteringRoutes(app: App, service: MeteringService) {
           summary: `Stored hourly energy ${what} of a Danish day`,
           security: [{ bearer: [] }],
           querystring: DayQuery,
-          produces: ['application/json', 'text/csv'],
-          response: { 200: EnergyRows, ...problems(400, 401) },
+          response: { 200: jsonOrCsv(EnergyRows), ...problems(400, 401) },
         },
       },
       async (request, reply) => {

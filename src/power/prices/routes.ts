@@ -2,7 +2,7 @@ import type { HomePage } from './page.js';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { App } from '../../context.js';
-import { sendCsv } from '../../http/csv.js';
+import { jsonOrCsv, sendCsv } from '../../http/csv.js';
 import { problems } from '../../http/problem.js';
 import { ElpriceDay, ElpriceItem, ElpriceQuery, PricesDay, PricesQuery } from './schemas.js';
 
@@ -30,8 +30,7 @@ export function priceRoutes(app: App, service: PriceService, homePage: HomePage)
         tags: ['power'],
         summary: 'Hourly prices with grid tariff of a Danish day, DK1 and DK2 (23, 24 or 25 hours)',
         querystring: ElpriceQuery,
-        produces: ['application/json', 'text/csv'],
-        response: { 200: ElpriceDay, ...problems(400, 502, 503) },
+        response: { 200: jsonOrCsv(ElpriceDay), ...problems(400, 502, 503) },
       },
     },
     async (request, reply) => {
