@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeEnergiDataService } from '../../../test/fakes/energidataservice.js';
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
 import type { ConsumerPrices } from './schemas.js';
-import { chargesWithTaxGap, refreshCharges, storeDay } from './test-support.js';
+import { chargesWithTaxGap, refreshCharges, storeDay } from '../../../test/support/consumer-prices.js';
 
 let fake: FakeEnergiDataService;
 let app: TestApp;

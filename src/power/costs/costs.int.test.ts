@@ -5,7 +5,7 @@ import { startTestApp, type TestApp } from '../../../test/support/app.js';
 import { insertEnergy } from '../metering/repository.js';
 import { insertSolar } from '../solar/repository.js';
 import type { Costs } from './schemas.js';
-import { chargesWithTaxGap, refreshCharges, storeDay } from './test-support.js';
+import { chargesWithTaxGap, refreshCharges, storeDay } from '../../../test/support/consumer-prices.js';
 
 const API_TOKEN = 'costs-test-token-0123456';
 const auth = { authorization: `Bearer ${API_TOKEN}` };

@@ -5,7 +5,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeEnergiDataService } from '../../../test/fakes/energidataservice.js';
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
-import { refreshCharges } from '../costs/test-support.js';
+import { refreshCharges } from '../../../test/support/consumer-prices.js';
 
 let fake: FakeEnergiDataService;
 let app: TestApp;

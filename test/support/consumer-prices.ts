@@ -1,9 +1,9 @@
-import { FakeEnergiDataService, energinetChargeRecord } from '../../../test/fakes/energidataservice.js';
-import type { TestApp } from '../../../test/support/app.js';
-import { EnergiDataService, type SpotPrice } from '../../providers/energidataservice.js';
-import { danishDayBounds, danishDaySteps, danishHour } from '../../shared/danish-time.js';
-import * as prices from '../prices/repository.js';
-import { PriceService } from '../prices/service.js';
+import { FakeEnergiDataService, energinetChargeRecord } from '../fakes/energidataservice.js';
+import type { TestApp } from './app.js';
+import { EnergiDataService, type SpotPrice } from '../../src/providers/energidataservice.js';
+import { danishDayBounds, danishDaySteps, danishHour } from '../../src/shared/danish-time.js';
+import * as prices from '../../src/power/prices/repository.js';
+import { PriceService } from '../../src/power/prices/service.js';
 
 /**
  * Energinet's 2026 charges as the tests' fixtures use them (DKK/kWh): transmission 0.043, system
