@@ -67,6 +67,8 @@ export class EnergiDataService {
       initialDelayMs: opts.initialDelayMs ?? 1000,
       // A longer Retry-After (the block lasts about 5 minutes) fails the call at once instead of holding a request.
       maxRetryAfterMs: 30_000,
+      // Its 429 names no wait; the documented block is about five minutes, for every caller.
+      rateLimitPauseMs: 5 * 60_000,
     });
   }
 

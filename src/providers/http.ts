@@ -28,6 +28,8 @@ export interface HttpProviderOptions extends ProviderDeps {
   maxDelayMs?: number;
   /** A Retry-After longer than this is not waited for; the call fails instead. */
   maxRetryAfterMs?: number;
+  /** How long a 429 without Retry-After keeps everyone away (the provider's documented block), if known. */
+  rateLimitPauseMs?: number;
   health?: FeedHealth;
   headers?: () => Record<string, string> | Promise<Record<string, string>>;
 }
@@ -143,7 +145,9 @@ export class HttpProvider {
       );
     }
     if (!res.ok) {
-      const retryAfterMs = parseRetryAfter(res.headers.get('retry-after'), this.opts.clock.now().getTime());
+      const retryAfterMs =
+        parseRetryAfter(res.headers.get('retry-after'), this.opts.clock.now().getTime()) ??
+        (res.status === 429 ? this.opts.rateLimitPauseMs : undefined);
       // The provider blocks us for a while: nobody calls it before then, whoever asks.
       if (retryAfterMs !== undefined && (res.status === 429 || res.status === 503))
         this.opts.budget.pause(retryAfterMs);

@@ -120,6 +120,19 @@ describe('KrakenTickerClient', () => {
     expect(health.rejected).toBe(2);
   });
 
+  it('closes a connection whose message is larger than PROVIDER_MAX_BYTES, reports it, and connects again', async () => {
+    const fake = await FakeKraken.start({ heartbeatMs: 50 });
+    closers.push(() => fake.close());
+    const { c, ticks, health } = client(fake.url, { maxBytes: 2_048 });
+    c.start();
+    await waitFor(() => ticks.length >= 2);
+    fake.send({ channel: 'ticker', type: 'update', data: [], padding: 'x'.repeat(4_096) });
+    await waitFor(() => health.reconnects >= 1 && fake.ws.connections >= 2);
+    expect(health.failures).toBeGreaterThanOrEqual(1);
+    expect(health.lastError).toMatch(/max payload|payload size|too big/i);
+    await waitFor(() => health.connected === true);
+  });
+
   it('keeps a connection that sends only heartbeats', async () => {
     const fake = await FakeKraken.start({ heartbeatMs: 50 });
     closers.push(() => fake.close());

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FeedHealth } from '../../src/http/health.js';
 import { EnergiDataService, parseDayAheadPrices } from '../../src/providers/energidataservice.js';
+import { BudgetExhausted } from '../../src/providers/budget.js';
 import { ProviderError } from '../../src/providers/http.js';
 import { combineTariffs } from '../../src/power/prices/tariffs.js';
 import { addDays } from '../../src/shared/danish-time.js';
@@ -116,10 +117,20 @@ describe.skipIf(!sharedFixturesPresent)('energidataservice conformance (recorded
       `${DIR}/error_429_rate_limit_DOCUMENTED_TEXT.json`,
     );
     answer = { path: '/dataset/DayAheadPrices', body, status: body.status };
-    const error = await eds.spotPrices('2026-01-01', '2026-01-02').catch((e: unknown) => e);
+    // Its own budget: the 429 pauses it for the documented five-minute block.
+    const blocked = new EnergiDataService({ ...testDeps('eds'), baseUrl: fake.url, timeoutMs: 2000 });
+    const error = await blocked.spotPrices('2026-01-01', '2026-01-02').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProviderError);
     expect((error as ProviderError).status).toBe(429);
     expect((error as ProviderError).problem()).toMatchObject({ status: 503 });
     expect((error as ProviderError).message).toContain('Max allowed requests');
+    // One request, no retries into the block; a client's next request is refused without a call.
+    const requests = fake.requests.length;
+    const refused = await blocked
+      .spotPrices('2026-01-01', '2026-01-02', undefined, 'refuse')
+      .catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(BudgetExhausted);
+    expect(Number((refused as ProviderError).problem().headers?.['retry-after'])).toBeGreaterThan(290);
+    expect(fake.requests.length).toBe(requests);
   });
 });

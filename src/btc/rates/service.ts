@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Db } from '../../db/schema.js';
 import { badRequest } from '../../http/problem.js';
+import { DAYS } from '../../http/types.js';
 import type { FrankfurterClient } from '../../providers/frankfurter.js';
 import { BudgetExhausted, type OnBusy } from '../../providers/budget.js';
 import { ProviderError } from '../../providers/http.js';
@@ -37,8 +38,8 @@ export interface RatesService {
   onChange(listener: (rates: DailyRates) => void): () => void;
 }
 
-/** The first day of ECB reference rates; Frankfurter has nothing before it. */
-export const FIRST_RATES_DATE = '1999-01-04';
+/** The first day of ECB reference rates; Frankfurter has nothing before it (the schemas' range too). */
+export const FIRST_RATES_DATE = DAYS.rates.min;
 
 export interface RatesDeps {
   db: Db;

@@ -32,7 +32,8 @@ const CACHE_ENTRIES = 400;
 /** Days whose last fetch is remembered (for RETRY_AFTER_MS); the least recently fetched goes first. */
 const ATTEMPT_ENTRIES = 1000;
 
-function remember<T>(cache: Map<string, T>, key: string, value: T, cap = CACHE_ENTRIES) {
+/** Keeps `key` as the most recent entry; past `cap` entries the least recent goes. */
+export function remember<T>(cache: Map<string, T>, key: string, value: T, cap = CACHE_ENTRIES) {
   cache.delete(key);
   if (cache.size >= cap) cache.delete(cache.keys().next().value!);
   cache.set(key, value);
