@@ -60,6 +60,7 @@ interface Checkpoint {
   rows: Record<string, number>;
   dbMb: number;
   dirMb: number;
+  walMb: number;
   p50: Record<string, number>;
   writeS: number;
   retentionMs: number;
@@ -220,11 +221,11 @@ async function rowCounts(db: Db): Promise<Record<string, number>> {
   return out;
 }
 
-async function sizes(db: Db, dir: string): Promise<{ dbMb: number; dirMb: number }> {
+async function sizes(db: Db, dir: string): Promise<{ dbMb: number; dirMb: number; walMb: number }> {
   const { sql } = await import('kysely');
   const r = await sql<{ b: string }>`select pg_database_size(current_database())::text as b`.execute(db);
-  const du = execFileSync('du', ['-sk', dir]).toString().split('\t')[0];
-  return { dbMb: Number(r.rows[0]!.b) / 1048576, dirMb: Number(du) / 1024 };
+  const du = (p: string) => Number(execFileSync('du', ['-sk', p]).toString().split('\t')[0]) / 1024;
+  return { dbMb: Number(r.rows[0]!.b) / 1048576, dirMb: du(dir), walMb: du(path.join(dir, 'pg', 'pg_wal')) };
 }
 
 async function p50(url: string, n: number): Promise<number> {
@@ -253,6 +254,7 @@ function report(opts: YearOptions, cps: Checkpoint[], seconds: number) {
   for (const t of TABLES) console.log(`| ${t} rows | ${cps.map((c) => c.rows[t]).join(' | ')} |`);
   console.log(`| pg_database_size MB | ${cps.map((c) => c.dbMb.toFixed(1)).join(' | ')} |`);
   console.log(`| data folder MB | ${cps.map((c) => c.dirMb.toFixed(1)).join(' | ')} |`);
+  console.log(`| of which pg_wal MB | ${cps.map((c) => c.walMb.toFixed(1)).join(' | ')} |`);
   console.log(`| last retention run ms | ${cps.map((c) => c.retentionMs.toFixed(0)).join(' | ')} |`);
   console.log(`| bare route p50 ms (baseline) | ${cps.map((c) => c.p50.bare!.toFixed(2)).join(' | ')} |`);
   for (const e of ENDPOINTS)

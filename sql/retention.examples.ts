@@ -8,6 +8,7 @@ const examples: QueryExamples<typeof repository> = {
   pruneMinuteCandles: [[new Date('2026-06-20T12:34:00Z'), 1000]],
   pruneIdempotencyKeys: [[new Date('2026-07-19T12:34:00Z'), 1000]],
   vacuumTable: [['btc.candles_minute']],
+  checkpoint: [[]],
 };
 
 export default {

@@ -102,3 +102,12 @@ export const VACUUMED = [
 export async function vacuumTable(db: Db, table: (typeof VACUUMED)[number]): Promise<void> {
   await sql`vacuum (analyze) ${sql.table(table)}`.execute(db);
 }
+
+/**
+ * A checkpoint, after which the write-ahead log's old segments are recycled. The embedded
+ * database (single-user PGlite) has no checkpointer process of its own, so without this its
+ * pg_wal grows with every write (the year simulation measured it). A server checkpoints itself.
+ */
+export async function checkpoint(db: Db): Promise<void> {
+  await sql`checkpoint`.execute(db);
+}

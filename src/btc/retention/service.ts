@@ -90,6 +90,7 @@ export class Retention {
       if (signal.aborted) break;
       await repo.vacuumTable(db, table);
     }
+    if (this.ctx.database.kind === 'pglite' && !signal.aborted) await repo.checkpoint(db);
     return out;
   }
 }
