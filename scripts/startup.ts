@@ -86,15 +86,12 @@ async function bare(pgDir: string, startParams: string[] | null): Promise<Run> {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 function line(name: string, runs: Run[]) {
-  const ms = runs.map((r) => r.ms.toFixed(0)).join(', ');
-  const mb = runs.map((r) => r.rssMb.toFixed(0)).join(', ');
+  const each = (f: (r: Run) => number) => runs.map((r) => f(r).toFixed(0)).join(', ');
+  const mid = (f: (r: Run) => number, w: number) => median(runs.map(f)).toFixed(0).padStart(w);
   console.log(
-    `${name.padEnd(34)} ready ${median(runs.map((r) => r.ms))
-      .toFixed(0)
-      .padStart(5)} ms (${ms}), ` +
-      `rss ${median(runs.map((r) => r.rssMb))
-        .toFixed(0)
-        .padStart(3)} MB (${mb})`,
+    `${name.padEnd(36)} ready ${mid((r) => r.ms, 5)} ms (${each((r) => r.ms)}), ` +
+      `cpu ${mid((r) => r.cpuMs, 5)} ms (${each((r) => r.cpuMs)}), ` +
+      `rss ${mid((r) => r.rssMb, 3)} MB (${each((r) => r.rssMb)})`,
   );
 }
 

@@ -30,13 +30,14 @@ export const PGLITE_START_PARAMS: string[] = [
   ...['--single', '-F', '-O', '-j', '-c', 'search_path=public', '-c', 'exit_on_error=false'],
   ...['-c', 'log_checkpoints=false', '-c', 'max_worker_processes=0', '-c', 'max_parallel_workers=0'],
   ...['-c', 'max_parallel_workers_per_gather=0'],
-  // 128MB by default: the whole of it is touched at start, about 100 MB resident for nothing
+  // 128MB by default, all of it touched at start: about 100 MB resident. 16MB saved 17 MB more
+  // but halved the ratio of a single client's POST /api/events on a 1,000,000-event ledger.
   '-c',
-  'shared_buffers=16MB',
+  'shared_buffers=32MB',
 ];
 
 /** initdb's settings for a new folder: written to its postgresql.conf, and used by initdb itself. */
-export const PGLITE_INITDB_PARAMS: string[] = ['--set', 'shared_buffers=16MB'];
+export const PGLITE_INITDB_PARAMS: string[] = ['--set', 'shared_buffers=32MB'];
 
 /**
  * A new folder is made by a second WebAssembly instance (initdb) whose memory and the copy of
