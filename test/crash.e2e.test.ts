@@ -48,7 +48,9 @@ async function serve(): Promise<{ proc: Proc; base: string }> {
   const port = await freePort();
   const proc = runSatwatt(['serve'], { ...env, PORT: String(port) });
   const base = `http://127.0.0.1:${port}`;
-  await waitForHttp(`${base}/health`, 90_000);
+  await waitForHttp(`${base}/health`, 90_000).catch((e: unknown) => {
+    throw new Error(`${String(e)}\n${proc.output().slice(-3000)}`);
+  });
   return { proc, base };
 }
 
@@ -74,6 +76,19 @@ async function inspect<T>(fn: (db: Database) => Promise<T>): Promise<T> {
 }
 
 const json = async <T>(res: Response) => (await res.json()) as T;
+
+/** Every row of a paged list, following next_cursor. */
+async function allRows(base: string, list: string): Promise<unknown[]> {
+  const rows: unknown[] = [];
+  for (let cursor: string | null = ''; cursor !== null;) {
+    const page: { items: unknown[]; next_cursor: string | null } = await json(
+      await fetch(`${base}${list}?limit=500${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`),
+    );
+    rows.push(...page.items);
+    cursor = page.next_cursor;
+  }
+  return rows;
+}
 const post = (base: string, url: string, body?: unknown) =>
   fetch(base + url, {
     method: 'POST',
@@ -126,30 +141,18 @@ describe('killed mid-write, restarted', { timeout: 300_000 }, () => {
     expect(acked.size).toBeGreaterThan(0);
 
     ({ proc, base } = await serve());
-    const stored = new Set<number>();
-    for (let cursor: string | null = ''; cursor !== null;) {
-      const page: { items: { id: number }[]; next_cursor: string | null } = await json(
-        await fetch(`${base}/api/events?limit=500${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`),
-      );
-      for (const e of page.items) stored.add(e.id);
-      cursor = page.next_cursor;
-    }
+    const stored = new Set((await allRows(base, '/api/events')).map((e) => (e as { id: number }).id));
     expect([...acked].filter((id) => !stored.has(id))).toEqual([]);
     // At most the requests in flight at the kill may have committed without an answer.
     expect(stored.size - acked.size).toBeLessThanOrEqual(4);
 
-    const before = {
-      deposits: await json(await fetch(`${base}/api/deposits`)),
-      buys: await json(await fetch(`${base}/api/buys`)),
-    };
+    const before = { deposits: await allRows(base, '/api/deposits'), buys: await allRows(base, '/api/buys') };
     expect(await json(await post(base, '/api/deposits/rebuild'))).toEqual({
-      rebuilt: (before.deposits as []).length,
+      rebuilt: before.deposits.length,
     });
-    expect(await json(await post(base, '/api/buys/rebuild'))).toEqual({
-      rebuilt: (before.buys as []).length,
-    });
-    expect(await json(await fetch(`${base}/api/deposits`))).toEqual(before.deposits);
-    expect(await json(await fetch(`${base}/api/buys`))).toEqual(before.buys);
+    expect(await json(await post(base, '/api/buys/rebuild'))).toEqual({ rebuilt: before.buys.length });
+    expect(await allRows(base, '/api/deposits')).toEqual(before.deposits);
+    expect(await allRows(base, '/api/buys')).toEqual(before.buys);
     const balances = await json<{ id: number; balance: number }[]>(await fetch(`${base}/api/wallets`));
     await stop(proc);
 
