@@ -1,18 +1,22 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { isIP } from 'node:net';
 import path from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
+import {
+  isAddressOrRange,
+  isLoopback,
+  parseJdbcUrl,
+  parsePostgresUrl,
+  PROXY_NAMES,
+  type PgConnection,
+} from './config-values.js';
+
+import { DEFAULTS } from './config-defaults.js';
+
+export { DEFAULTS } from './config-defaults.js';
+export { isLoopback, parseJdbcUrl, parsePostgresUrl, type PgConnection } from './config-values.js';
 
 export const SERVICE_NAMES = ['btc', 'power'] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
-
-export interface PgConnection {
-  host: string;
-  port: number;
-  database: string;
-  user?: string;
-  password?: string;
-}
 
 export interface Config {
   port: number;
@@ -93,50 +97,6 @@ export class ConfigError extends Error {
 }
 
 type Env = Record<string, string | undefined>;
-
-/** Every variable the service reads, with its default; .env.example and the README mirror this list. */
-export const DEFAULTS = {
-  PORT: '3030',
-  HOST: '127.0.0.1',
-  SERVICES: 'btc,power',
-  DATABASE_URL: '',
-  JDBC_URL: '',
-  DATA_DIR: './data',
-  API_TOKEN: '',
-  LOG_LEVEL: 'info',
-  PROVIDER_TIMEOUT_MS: '10000',
-  PROVIDER_MAX_BYTES: '16777216',
-  BODY_LIMIT_BYTES: '1048576',
-  REQUEST_TIMEOUT_MS: '30000',
-  WRITE_RATE_LIMIT: '120',
-  AUTH_FAILURE_LIMIT: '10',
-  CORS_ORIGINS: '',
-  TRUST_PROXY: 'false',
-  SPOT_FEED_ENABLED: 'true',
-  OHLC_FEED_ENABLED: 'true',
-  QUOTE_FEED_ENABLED: 'true',
-  RATES_FEED_ENABLED: 'true',
-  PRICE_FEED_ENABLED: 'true',
-  QUOTE_TOTAL_EUR: '55',
-  STREAM_MAX_CLIENTS: '1000',
-  STREAM_MAX_PER_ADDRESS: '20',
-  QUOTE_RETENTION_DAYS: '7',
-  MINUTE_CANDLE_RETENTION_DAYS: '30',
-  IDEMPOTENCY_KEY_HOURS: '24',
-  STRIKE_API_KEY: '',
-  METERING_TOKEN: '',
-  GRID_COMPANY_GLN: '5790000705689',
-  ENERGINET_GLN: '5790000432752',
-  PRICE_AREA: 'DK1',
-  SUPPLIER_MARKUP_DKK_KWH: '0',
-  VAT_RATE: '0.25',
-  SPOT_FEED_URL: 'wss://ws.kraken.com/v2',
-  OHLC_FEED_URL: 'https://api.kraken.com',
-  QUOTE_FEED_URL: 'https://api.strike.me',
-  RATES_FEED_URL: 'https://api.frankfurter.dev',
-  PRICE_FEED_URL: 'https://api.energidataservice.dk',
-  METERING_FEED_URL: 'https://api.eloverblik.dk',
-} as const satisfies Record<string, string>;
 
 type VarName = keyof typeof DEFAULTS;
 
@@ -335,63 +295,6 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return deepFreeze(config);
-}
-
-const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
-
-function isAddressOrRange(text: string): boolean {
-  const [address = '', bits, ...rest] = text.split('/');
-  if (rest.length > 0 || isIP(address) === 0) return false;
-  if (bits === undefined) return true;
-  const max = isIP(address) === 4 ? 32 : 128;
-  return /^\d{1,3}$/.test(bits) && Number(bits) <= max;
-}
-
-export function isLoopback(host: string): boolean {
-  if (host === 'localhost') return true;
-  if (isIP(host) === 4) return host.startsWith('127.');
-  return host === '::1';
-}
-
-export function parsePostgresUrl(text: string): PgConnection {
-  let u: URL;
-  try {
-    u = new URL(text);
-  } catch {
-    throw new Error(`not a valid URL: "${redactUrl(text)}"`);
-  }
-  if (u.protocol !== 'postgres:' && u.protocol !== 'postgresql:')
-    throw new Error(`expected postgres://host:port/database, got "${u.protocol}"`);
-  return connectionFrom(u, u.searchParams.get('user'), u.searchParams.get('password'));
-}
-
-/** `jdbc:postgresql://host:port/db?user=…&password=…`, the form the original deployment used. */
-export function parseJdbcUrl(text: string): PgConnection {
-  if (!text.startsWith('jdbc:postgresql://'))
-    throw new Error('expected jdbc:postgresql://host:port/database?user=…&password=…');
-  let u: URL;
-  try {
-    u = new URL(text.slice('jdbc:'.length));
-  } catch {
-    throw new Error('expected jdbc:postgresql://host:port/database?user=…&password=…');
-  }
-  return connectionFrom(u, u.searchParams.get('user'), u.searchParams.get('password'));
-}
-
-function connectionFrom(u: URL, user: string | null, password: string | null): PgConnection {
-  const database = decodeURIComponent(u.pathname.replace(/^\//, ''));
-  if (u.hostname === '') throw new Error('the URL names no host');
-  if (database === '') throw new Error('the URL names no database');
-  const conn: PgConnection = { host: u.hostname, port: u.port === '' ? 5432 : Number(u.port), database };
-  const name = u.username !== '' ? decodeURIComponent(u.username) : user;
-  const pass = u.password !== '' ? decodeURIComponent(u.password) : password;
-  if (name) conn.user = name;
-  if (pass) conn.password = pass;
-  return conn;
-}
-
-function redactUrl(text: string): string {
-  return text.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
 }
 
 function deepFreeze<T>(o: T): T {
