@@ -35,7 +35,7 @@ const repositoryExamples: QueryExamples<typeof repository> = {
   eventsNamingWallet: [[4]],
   balancesFromEvents: [[]],
   refreshWalletDay: [[4, '2026-07-02']],
-  firstDayOutside: [[4, '2026-07-02']],
+  firstDayBelowZero: [[4, '2026-07-02']],
   rebuildWalletDays: [[]],
   getEvent: [[42], [42, true]],
   insertEvent: [[deposit], [buy]],

@@ -75,52 +75,34 @@ where
     or "to_wallet" = $3
   );
 
--- src/btc/ledger/repository.ts firstDayOutside
-with
-  before as (
-    select
-      coalesce(sum(delta), 0) as balance
-    from
-      btc.wallet_days
-    where
-      wallet = $1
-      and day < $2::date
-  )
+-- src/btc/ledger/repository.ts firstDayBelowZero
 select
   to_char(day, 'YYYY-MM-DD') as day,
-  lowest,
-  highest
+  lowest
 from
   (
     select
       day,
-      start + low as lowest,
-      start + high as highest
-    from
       (
         select
-          day,
-          low,
-          high,
-          (
-            select
-              balance
-            from
-              before
-          ) + sum(delta) over (
-            order by
-              day
-          ) - delta as start
+          coalesce(sum(delta), 0)
         from
           btc.wallet_days
         where
-          wallet = $3
-          and day >= $4::date
-      ) d
-  ) x
+          wallet = $1
+          and day < $2::date
+      ) + sum(delta) over (
+        order by
+          day
+      ) - delta + low as lowest
+    from
+      btc.wallet_days
+    where
+      wallet = $3
+      and day >= $4::date
+  ) d
 where
   lowest < 0
-  or highest > $5
 order by
   day
 limit

@@ -1,7 +1,7 @@
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../db/schema.js';
 import type { DailyRates } from '../rates/service.js';
-import { MAX_SATS, type DayExtremes, type EventData, type EventType, type WalletState } from './events.js';
+import type { DayLowest, EventData, EventType, WalletState } from './events.js';
 import type { EventsTable, WalletsTable } from './tables.js';
 
 export type WalletRow = Selectable<WalletsTable>;
@@ -134,29 +134,26 @@ export async function refreshWalletDay(db: Db, wallet: number, day: string): Pro
 }
 
 /**
- * The first day on or after `from` on which the wallet's running balance (by day, then event
- * id) leaves [0, MAX_SATS], with its lowest and highest point that day; undefined when none does.
+ * The first day on or after `from` on which the wallet's running balance (by day, then event id)
+ * is below zero, with its lowest point that day; undefined when there is none. It reads one row
+ * per day, not one per event.
  */
-export async function firstDayOutside(
+export async function firstDayBelowZero(
   db: Db,
   wallet: number,
   from: string,
-): Promise<DayExtremes | undefined> {
-  const r = await sql<DayExtremes>`
-    with before as (
-      select coalesce(sum(delta), 0) as balance from btc.wallet_days where wallet = ${wallet} and day < ${from}::date
-    )
-    select to_char(day, 'YYYY-MM-DD') as day, lowest, highest from (
-      select day, start + low as lowest, start + high as highest from (
-        select day, low, high,
-          (select balance from before) + sum(delta) over (order by day) - delta as start
-        from btc.wallet_days where wallet = ${wallet} and day >= ${from}::date
-      ) d
-    ) x
-    where lowest < 0 or highest > ${MAX_SATS}
+): Promise<DayLowest | undefined> {
+  const r = await sql<DayLowest>`
+    select to_char(day, 'YYYY-MM-DD') as day, lowest from (
+      select day,
+        (select coalesce(sum(delta), 0) from btc.wallet_days where wallet = ${wallet} and day < ${from}::date)
+          + sum(delta) over (order by day) - delta + low as lowest
+      from btc.wallet_days where wallet = ${wallet} and day >= ${from}::date
+    ) d
+    where lowest < 0
     order by day limit 1`.execute(db);
   const first = r.rows[0];
-  return first && { day: first.day, lowest: Number(first.lowest), highest: Number(first.highest) };
+  return first && { day: first.day, lowest: Number(first.lowest) };
 }
 
 /** Recomputes every wallet's days from all events (for data written around the event writes). */

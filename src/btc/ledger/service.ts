@@ -95,8 +95,8 @@ export function createLedgerService(ctx: AppContext, rates: RatesService) {
   /**
    * One change in one transaction: locks the wallets in id order (the one lock order of every
    * writer, so no deadlock), asks `decide`, writes the event row, keeps each touched wallet-day
-   * in step, refuses the change if a running balance leaves [0, MAX_SATS] on any date from the
-   * first it moves, applies the balance changes and keeps the read rows.
+   * in step, refuses the change if a running balance falls below zero on any date from the first
+   * on which it loses sats, applies the balance changes and keeps the read rows.
    */
   async function change(
     trx: Db,
@@ -118,7 +118,7 @@ export function createLedgerService(ctx: AppContext, rates: RatesService) {
     const row = await write();
     for (const { wallet, day } of days) await repo.refreshWalletDay(trx, wallet, day);
     for (const [wallet, day] of from) {
-      const wrong = historyViolation(wallets.get(wallet)!, await repo.firstDayOutside(trx, wallet, day));
+      const wrong = historyViolation(wallets.get(wallet)!, await repo.firstDayBelowZero(trx, wallet, day));
       if (wrong) throw new Refused(wrong);
     }
     for (const [id, d] of deltas) if (d !== 0) await repo.addToBalance(trx, id, d);
