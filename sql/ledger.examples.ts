@@ -35,6 +35,14 @@ const repositoryExamples: QueryExamples<typeof repository> = {
   eventsNamingWallet: [[4]],
   balancesFromEvents: [[]],
   refreshWalletDay: [[4, '2026-07-02']],
+  appendToWalletDays: [
+    [
+      [
+        { wallet: 4, day: '2026-07-02', delta: -100_010 },
+        { wallet: 5, day: '2026-07-02', delta: 100_000 },
+      ],
+    ],
+  ],
   firstDayBelowZero: [[4, '2026-07-02']],
   rebuildWalletDays: [[]],
   getEvent: [[42], [42, true]],

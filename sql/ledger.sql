@@ -7,6 +7,24 @@ set
 where
   "id" = $2;
 
+-- src/btc/ledger/repository.ts appendToWalletDays
+insert into
+  "btc"."wallet_days" ("wallet", "day", "delta", "low", "high")
+values
+  ($1, $2, $3, $4, $5),
+  ($6, $7, $8, $9, $10)
+on conflict ("wallet", "day") do update
+set
+  "delta" = btc.wallet_days.delta + excluded.delta,
+  "low" = least(
+    btc.wallet_days.low,
+    btc.wallet_days.delta + excluded.delta
+  ),
+  "high" = greatest(
+    btc.wallet_days.high,
+    btc.wallet_days.delta + excluded.delta
+  );
+
 -- src/btc/ledger/repository.ts balancesFromEvents
 select
   w.id,

@@ -103,8 +103,8 @@ describe('decide', () => {
         ]),
         from: new Map([[4, day]]),
         days: [
-          { wallet: 4, day },
-          { wallet: 5, day },
+          { wallet: 4, day, delta: -110 },
+          { wallet: 5, day, delta: 100 },
         ],
       },
     });

@@ -76,12 +76,13 @@ export type Violation =
 /**
  * What a change does to the balances: each wallet's net change; for each wallet that loses sats
  * somewhere in its history, the first day it does (from which its running balance must be
- * checked: sats that arrive can only raise it); and every (wallet, day) whose events change.
+ * checked: sats that arrive can only raise it); and every (wallet, day) whose events change,
+ * with the day's net change.
  */
 export interface BalanceChanges {
   deltas: Map<number, number>;
   from: Map<number, string>;
-  days: { wallet: number; day: string }[];
+  days: { wallet: number; day: string; delta: number }[];
 }
 
 export type Decision = { ok: true; changes: BalanceChanges } | { ok: false; violation: Violation };
@@ -192,8 +193,9 @@ export function decide(command: LedgerCommand, state: LedgerState): Decision {
       const first = changes.from.get(wallet);
       if (sign * delta < 0 && (first === undefined || event.occurred_at < first))
         changes.from.set(wallet, event.occurred_at);
-      if (!changes.days.some((d) => d.wallet === wallet && d.day === event.occurred_at))
-        changes.days.push({ wallet, day: event.occurred_at });
+      const same = changes.days.find((d) => d.wallet === wallet && d.day === event.occurred_at);
+      if (same) same.delta += sign * delta;
+      else changes.days.push({ wallet, day: event.occurred_at, delta: sign * delta });
     }
   for (const [wallet, delta] of changes.deltas) {
     const w = state.wallets.get(wallet)!;

@@ -134,6 +134,36 @@ export async function refreshWalletDay(db: Db, wallet: number, day: string): Pro
 }
 
 /**
+ * Adds newly recorded events to their wallets' days without reading the day's events: a new
+ * event has the largest id of its day (ids only grow, and the wallet's lock orders its writers),
+ * so it comes last, and the day's lowest and highest point can only be its new end.
+ */
+export async function appendToWalletDays(
+  db: Db,
+  rows: readonly { wallet: number; day: string; delta: number }[],
+): Promise<void> {
+  await db
+    .insertInto('btc.wallet_days')
+    .values(
+      rows.map((r) => ({
+        wallet: r.wallet,
+        day: r.day,
+        delta: r.delta,
+        low: Math.min(0, r.delta),
+        high: Math.max(0, r.delta),
+      })),
+    )
+    .onConflict((oc) =>
+      oc.columns(['wallet', 'day']).doUpdateSet({
+        delta: sql`btc.wallet_days.delta + excluded.delta`,
+        low: sql`least(btc.wallet_days.low, btc.wallet_days.delta + excluded.delta)`,
+        high: sql`greatest(btc.wallet_days.high, btc.wallet_days.delta + excluded.delta)`,
+      }),
+    )
+    .execute();
+}
+
+/**
  * The first day on or after `from` on which the wallet's running balance (by day, then event id)
  * is below zero, with its lowest point that day; undefined when there is none. It reads one row
  * per day, not one per event.

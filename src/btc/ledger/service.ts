@@ -116,7 +116,10 @@ export function createLedgerService(ctx: AppContext, rates: RatesService) {
     if (!decision.ok) throw new Refused(decision.violation);
     const { deltas, from, days } = decision.changes;
     const row = await write();
-    for (const { wallet, day } of days) await repo.refreshWalletDay(trx, wallet, day);
+    // A new event comes last in its day; a replaced or deleted one may sit anywhere in it.
+    if (command.kind === 'create') {
+      if (days.length > 0) await repo.appendToWalletDays(trx, days);
+    } else for (const { wallet, day } of days) await repo.refreshWalletDay(trx, wallet, day);
     for (const [wallet, day] of from) {
       const wrong = historyViolation(wallets.get(wallet)!, await repo.firstDayBelowZero(trx, wallet, day));
       if (wrong) throw new Refused(wrong);
