@@ -43,7 +43,7 @@ const repositoryExamples: QueryExamples<typeof repository> = {
       ],
     ],
   ],
-  firstDayBelowZero: [[4, '2026-07-02']],
+  firstDayBelowZero: [[4, '2026-07-02', 39_800]],
   rebuildWalletDays: [[]],
   getEvent: [[42], [42, true]],
   insertEvent: [[deposit], [buy]],

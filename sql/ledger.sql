@@ -101,23 +101,15 @@ from
   (
     select
       day,
-      (
-        select
-          coalesce(sum(delta), 0)
-        from
-          btc.wallet_days
-        where
-          wallet = $1
-          and day < $2::date
-      ) + sum(delta) over (
+      $1::int8 - sum(delta) over (
         order by
-          day
-      ) - delta + low as lowest
+          day desc
+      ) + low as lowest
     from
       btc.wallet_days
     where
-      wallet = $3
-      and day >= $4::date
+      wallet = $2
+      and day >= $3::date
   ) d
 where
   lowest < 0

@@ -166,18 +166,18 @@ export async function appendToWalletDays(
 /**
  * The first day on or after `from` on which the wallet's running balance (by day, then event id)
  * is below zero, with its lowest point that day; undefined when there is none. It reads one row
- * per day, not one per event.
+ * per day from `from` on, not one per event: the balance at the start of a day is the wallet's
+ * balance after the change (`balance`, the sum of all its days) less the days from that one on.
  */
 export async function firstDayBelowZero(
   db: Db,
   wallet: number,
   from: string,
+  balance: number,
 ): Promise<DayLowest | undefined> {
   const r = await sql<DayLowest>`
     select to_char(day, 'YYYY-MM-DD') as day, lowest from (
-      select day,
-        (select coalesce(sum(delta), 0) from btc.wallet_days where wallet = ${wallet} and day < ${from}::date)
-          + sum(delta) over (order by day) - delta + low as lowest
+      select day, ${balance}::int8 - sum(delta) over (order by day desc) + low as lowest
       from btc.wallet_days where wallet = ${wallet} and day >= ${from}::date
     ) d
     where lowest < 0

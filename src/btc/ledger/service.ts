@@ -121,7 +121,9 @@ export function createLedgerService(ctx: AppContext, rates: RatesService) {
       if (days.length > 0) await repo.appendToWalletDays(trx, days);
     } else for (const { wallet, day } of days) await repo.refreshWalletDay(trx, wallet, day);
     for (const [wallet, day] of from) {
-      const wrong = historyViolation(wallets.get(wallet)!, await repo.firstDayBelowZero(trx, wallet, day));
+      const w = wallets.get(wallet)!;
+      const balanceAfter = w.balance + (deltas.get(wallet) ?? 0);
+      const wrong = historyViolation(w, await repo.firstDayBelowZero(trx, wallet, day, balanceAfter));
       if (wrong) throw new Refused(wrong);
     }
     for (const [id, d] of deltas) if (d !== 0) await repo.addToBalance(trx, id, d);
