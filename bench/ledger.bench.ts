@@ -9,6 +9,7 @@ import { createRuntime } from '../src/runtime.js';
 import { fakeRates } from '../test/fakes/rates.js';
 import { generateEvents } from '../test/support/ledger-events.js';
 import { benchConfig, percentile, row, type Benchmark, type BenchRow } from './lib.js';
+import * as history from '../src/btc/ledger/history.js';
 import * as projections from '../src/btc/ledger/projections.js';
 import * as repo from '../src/btc/ledger/repository.js';
 import type { EventData } from '../src/btc/ledger/events.js';
@@ -117,13 +118,18 @@ async function historyCheckCost(database: Database, n: number): Promise<[number,
             await repo.lockWallet(trx, w, 'update');
           await repo.insertEvent(trx, e);
           if (check) {
-            await repo.appendToWalletDays(trx, [
+            await history.appendToWalletDays(trx, [
               { wallet: e.from_wallet, day: e.occurred_at, delta: -1010 },
               { wallet: e.to_wallet, day: e.occurred_at, delta: 1000 },
             ]);
             // Only the wallet that loses sats needs its history checked.
             if (
-              await repo.firstDayBelowZero(trx, e.from_wallet, e.occurred_at, Number(balance.balance) - 1010)
+              await history.firstDayBelowZero(
+                trx,
+                e.from_wallet,
+                e.occurred_at,
+                Number(balance.balance) - 1010,
+              )
             )
               throw new Error('generated history went negative');
           }

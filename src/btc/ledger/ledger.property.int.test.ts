@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeRates } from '../../../test/fakes/rates.js';
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
 import { ledgerOnly } from '../../../test/support/services.js';
-import { balancesFromEvents, rebuildWalletDays } from './repository.js';
+import { rebuildWalletDays } from './history.js';
+import { balancesFromEvents } from './repository.js';
 
 /**
  * Random sequences of creates, replaces, deletes and idempotent replays through the HTTP API,

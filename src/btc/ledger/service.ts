@@ -16,6 +16,7 @@ import {
   type WalletState,
 } from './events.js';
 import { findAnswer, requestHash, storeAnswer, type StoredAnswer } from './idempotency.js';
+import * as history from './history.js';
 import * as projections from './projections.js';
 import * as repo from './repository.js';
 import type { EventRow } from './repository.js';
@@ -118,12 +119,12 @@ export function createLedgerService(ctx: AppContext, rates: RatesService) {
     const row = await write();
     // A new event comes last in its day; a replaced or deleted one may sit anywhere in it.
     if (command.kind === 'create') {
-      if (days.length > 0) await repo.appendToWalletDays(trx, days);
-    } else for (const { wallet, day } of days) await repo.refreshWalletDay(trx, wallet, day);
+      if (days.length > 0) await history.appendToWalletDays(trx, days);
+    } else for (const { wallet, day } of days) await history.refreshWalletDay(trx, wallet, day);
     for (const [wallet, day] of from) {
       const w = wallets.get(wallet)!;
       const balanceAfter = w.balance + (deltas.get(wallet) ?? 0);
-      const wrong = historyViolation(w, await repo.firstDayBelowZero(trx, wallet, day, balanceAfter));
+      const wrong = historyViolation(w, await history.firstDayBelowZero(trx, wallet, day, balanceAfter));
       if (wrong) throw new Refused(wrong);
     }
     for (const [id, d] of deltas) if (d !== 0) await repo.addToBalance(trx, id, d);
