@@ -9,6 +9,10 @@ import { createRuntime } from '../src/runtime.js';
 import { fakeRates } from '../test/fakes/rates.js';
 import { generateEvents } from '../test/support/ledger-events.js';
 import { benchConfig, percentile, row, type Benchmark, type BenchRow } from './lib.js';
+import * as history from '../src/btc/ledger/history.js';
+import * as projections from '../src/btc/ledger/projections.js';
+import * as repo from '../src/btc/ledger/repository.js';
+import type { EventData } from '../src/btc/ledger/events.js';
 
 const EVENTS = 1_000_000;
 const SERVER = process.env.BENCH_DATABASE_URL || 'postgres://root@127.0.0.1:5432/test';
@@ -80,6 +84,74 @@ function transferBody(i: number) {
     fee_sats: 10,
   });
 }
+
+/**
+ * The SQL of one transfer written the way the ledger wrote it before the running-balance check
+ * (lock the read tables and both wallets, insert, two balance updates) and the way it writes it
+ * now (the same, plus each wallet's day row refreshed and its days from that date checked),
+ * alternating, each rolled back so the data stay the same; p50 of each in ms.
+ */
+async function historyCheckCost(database: Database, n: number): Promise<[number, number]> {
+  const plain: number[] = [];
+  const checked: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const e: EventData = {
+      type: 'wallet_to_wallet',
+      occurred_at: `2021-0${(i % 9) + 1}-1${i % 10}`,
+      from_wallet: 4 + (i % 4),
+      to_wallet: 4 + ((i + 1) % 4),
+      sats: 1000,
+      fee_sats: 10,
+    };
+    const balance = await database.db
+      .selectFrom('btc.wallets')
+      .select('balance')
+      .where('id', '=', e.from_wallet)
+      .executeTakeFirstOrThrow();
+    for (const check of i % 2 ? [false, true] : [true, false]) {
+      const t0 = performance.now();
+      await database.db
+        .transaction()
+        .execute(async (trx) => {
+          await projections.lockReadTablesForWrite(trx);
+          for (const w of [e.from_wallet, e.to_wallet].sort((a, b) => a - b))
+            await repo.lockWallet(trx, w, 'update');
+          await repo.insertEvent(trx, e);
+          if (check) {
+            await history.appendToWalletDays(trx, [
+              { wallet: e.from_wallet, day: e.occurred_at, delta: -1010 },
+              { wallet: e.to_wallet, day: e.occurred_at, delta: 1000 },
+            ]);
+            // Only the wallet that loses sats needs its history checked.
+            if (
+              await history.firstDayBelowZero(
+                trx,
+                e.from_wallet,
+                e.occurred_at,
+                Number(balance.balance) - 1010,
+              )
+            )
+              throw new Error('generated history went negative');
+          }
+          await repo.addToBalance(trx, e.from_wallet, -1010);
+          await repo.addToBalance(trx, e.to_wallet, 1000);
+          throw new RolledBack();
+        })
+        .catch((err: unknown) => {
+          if (!(err instanceof RolledBack)) throw err;
+        });
+      (check ? checked : plain).push(performance.now() - t0);
+    }
+  }
+  const p50 = (xs: number[]) =>
+    percentile(
+      [...xs].sort((p, q) => p - q),
+      50,
+    );
+  return [p50(checked), p50(plain)];
+}
+
+class RolledBack extends Error {}
 
 /** Events per second through `url`, with `clients` posting back to back for `seconds`. */
 async function postRate(
@@ -198,6 +270,7 @@ async function run(url: string): Promise<BenchRow[]> {
     const seqTransfer = await postRate(`${subject}/api/events`, 1, 4, transferBody);
     const conTransfer = await postRate(`${subject}/api/events`, 16, 4, transferBody);
 
+    const [checkedP50, plainP50] = await historyCheckCost(database, 400);
     const [walletsP50, bareP50] = await latencies(`${subject}/api/wallets`, `${baseline}/wallets`, 2000);
 
     const median = (xs: number[]) =>
@@ -243,6 +316,14 @@ async function run(url: string): Promise<BenchRow[]> {
         value: conTransfer,
         baselineName: 'bare route, one INSERT',
         baseline: conBare,
+      }),
+      row({
+        name: 'transfer write SQL with the running-balance check, p50',
+        unit: 'ms',
+        value: checkedP50,
+        baselineName: 'the same write without it (as before the check)',
+        baseline: plainP50,
+        target: 'ratio ≤ 2',
       }),
       row({
         name: 'GET /api/wallets p50',

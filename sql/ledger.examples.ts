@@ -1,3 +1,4 @@
+import * as history from '../src/btc/ledger/history.js';
 import * as idempotency from '../src/btc/ledger/idempotency.js';
 import * as projections from '../src/btc/ledger/projections.js';
 import * as repository from '../src/btc/ledger/repository.js';
@@ -34,9 +35,6 @@ const repositoryExamples: QueryExamples<typeof repository> = {
   addToBalance: [[4, 100_000]],
   eventsNamingWallet: [[4]],
   balancesFromEvents: [[]],
-  refreshWalletDay: [[4, '2026-07-02']],
-  firstDayOutside: [[4, '2026-07-02']],
-  rebuildWalletDays: [[]],
   getEvent: [[42], [42, true]],
   insertEvent: [[deposit], [buy]],
   replaceEvent: [[42, buy]],
@@ -59,6 +57,20 @@ const repositoryExamples: QueryExamples<typeof repository> = {
     [{ date: '2026-07-04', rates_date: '2026-07-03', usd_eur: '0.85', usd_dkk: '6.34', eur_dkk: '7.46' }],
   ],
   datesMissingRates: [[]],
+};
+
+const historyExamples: QueryExamples<typeof history> = {
+  refreshWalletDay: [[4, '2026-07-02']],
+  appendToWalletDays: [
+    [
+      [
+        { wallet: 4, day: '2026-07-02', delta: -100_010 },
+        { wallet: 5, day: '2026-07-02', delta: 100_000 },
+      ],
+    ],
+  ],
+  firstDayBelowZero: [[4, '2026-07-02', 39_800]],
+  rebuildWalletDays: [[]],
 };
 
 const projectionExamples: QueryExamples<typeof projections> = {
@@ -94,6 +106,7 @@ export default {
   name: 'ledger',
   modules: [
     { path: 'src/btc/ledger/repository.ts', module: repository, examples: repositoryExamples },
+    { path: 'src/btc/ledger/history.ts', module: history, examples: historyExamples },
     { path: 'src/btc/ledger/projections.ts', module: projections, examples: projectionExamples },
     { path: 'src/btc/ledger/idempotency.ts', module: idempotency, examples: idempotencyExamples },
   ],

@@ -75,57 +75,6 @@ where
     or "to_wallet" = $3
   );
 
--- src/btc/ledger/repository.ts firstDayOutside
-with
-  before as (
-    select
-      coalesce(sum(delta), 0) as balance
-    from
-      btc.wallet_days
-    where
-      wallet = $1
-      and day < $2::date
-  )
-select
-  to_char(day, 'YYYY-MM-DD') as day,
-  lowest,
-  highest
-from
-  (
-    select
-      day,
-      start + low as lowest,
-      start + high as highest
-    from
-      (
-        select
-          day,
-          low,
-          high,
-          (
-            select
-              balance
-            from
-              before
-          ) + sum(delta) over (
-            order by
-              day
-          ) - delta as start
-        from
-          btc.wallet_days
-        where
-          wallet = $3
-          and day >= $4::date
-      ) d
-  ) x
-where
-  lowest < 0
-  or highest > $5
-order by
-  day
-limit
-  1;
-
 -- src/btc/ledger/repository.ts getEvent (example 1)
 select
   "id",
@@ -343,7 +292,101 @@ where
   "id" = $1
 for share;
 
--- src/btc/ledger/repository.ts rebuildWalletDays
+-- src/btc/ledger/repository.ts replaceEvent
+update "btc"."events"
+set
+  "type" = $1,
+  "occurred_at" = $2,
+  "wallet" = $3,
+  "from_wallet" = $4,
+  "to_wallet" = $5,
+  "sats" = $6,
+  "fee_sats" = $7,
+  "amount" = $8,
+  "currency" = $9
+where
+  "id" = $10
+returning
+  "id",
+  "type",
+  to_char("occurred_at", 'YYYY-MM-DD') as "occurred_at",
+  "wallet",
+  "from_wallet",
+  "to_wallet",
+  "sats",
+  "fee_sats",
+  "amount",
+  "currency";
+
+-- src/btc/ledger/repository.ts saveRates
+insert into
+  "btc"."ledger_rates" (
+    "date",
+    "rates_date",
+    "usd_eur",
+    "usd_dkk",
+    "eur_dkk"
+  )
+values
+  ($1, $2, $3, $4, $5)
+on conflict ("date") do nothing;
+
+-- src/btc/ledger/repository.ts updateWallet
+update "btc"."wallets"
+set
+  "name" = $1
+where
+  "id" = $2
+returning
+  "id",
+  "name",
+  "wallet_type",
+  "balance";
+
+-- src/btc/ledger/history.ts appendToWalletDays
+insert into
+  "btc"."wallet_days" ("wallet", "day", "delta", "low", "high")
+values
+  ($1, $2, $3, $4, $5),
+  ($6, $7, $8, $9, $10)
+on conflict ("wallet", "day") do update
+set
+  "delta" = btc.wallet_days.delta + excluded.delta,
+  "low" = least(
+    btc.wallet_days.low,
+    btc.wallet_days.delta + excluded.delta
+  ),
+  "high" = greatest(
+    btc.wallet_days.high,
+    btc.wallet_days.delta + excluded.delta
+  );
+
+-- src/btc/ledger/history.ts firstDayBelowZero
+select
+  to_char(day, 'YYYY-MM-DD') as day,
+  lowest
+from
+  (
+    select
+      day,
+      $1::int8 - sum(delta) over (
+        order by
+          day desc
+      ) + low as lowest
+    from
+      btc.wallet_days
+    where
+      wallet = $2
+      and day >= $3::date
+  ) d
+where
+  lowest < 0
+order by
+  day
+limit
+  1;
+
+-- src/btc/ledger/history.ts rebuildWalletDays
 with
   fresh as (
     select
@@ -421,7 +464,7 @@ set
   low = excluded.low,
   high = excluded.high;
 
--- src/btc/ledger/repository.ts refreshWalletDay
+-- src/btc/ledger/history.ts refreshWalletDay
 insert into
   btc.wallet_days (wallet, day, delta, low, high)
 select
@@ -466,57 +509,6 @@ set
   delta = excluded.delta,
   low = excluded.low,
   high = excluded.high;
-
--- src/btc/ledger/repository.ts replaceEvent
-update "btc"."events"
-set
-  "type" = $1,
-  "occurred_at" = $2,
-  "wallet" = $3,
-  "from_wallet" = $4,
-  "to_wallet" = $5,
-  "sats" = $6,
-  "fee_sats" = $7,
-  "amount" = $8,
-  "currency" = $9
-where
-  "id" = $10
-returning
-  "id",
-  "type",
-  to_char("occurred_at", 'YYYY-MM-DD') as "occurred_at",
-  "wallet",
-  "from_wallet",
-  "to_wallet",
-  "sats",
-  "fee_sats",
-  "amount",
-  "currency";
-
--- src/btc/ledger/repository.ts saveRates
-insert into
-  "btc"."ledger_rates" (
-    "date",
-    "rates_date",
-    "usd_eur",
-    "usd_dkk",
-    "eur_dkk"
-  )
-values
-  ($1, $2, $3, $4, $5)
-on conflict ("date") do nothing;
-
--- src/btc/ledger/repository.ts updateWallet
-update "btc"."wallets"
-set
-  "name" = $1
-where
-  "id" = $2
-returning
-  "id",
-  "name",
-  "wallet_type",
-  "balance";
 
 -- src/btc/ledger/projections.ts deleteAllRows (example 1)
 delete from "btc"."deposits";

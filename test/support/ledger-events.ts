@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { rebuildWalletDays } from '../../src/btc/ledger/repository.js';
+import { rebuildWalletDays } from '../../src/btc/ledger/history.js';
 import type { Database } from '../../src/db/connect.js';
 
 /**

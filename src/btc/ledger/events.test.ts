@@ -101,13 +101,10 @@ describe('decide', () => {
           [4, -110],
           [5, 100],
         ]),
-        from: new Map([
-          [4, day],
-          [5, day],
-        ]),
+        from: new Map([[4, day]]),
         days: [
-          { wallet: 4, day },
-          { wallet: 5, day },
+          { wallet: 4, day, delta: -110 },
+          { wallet: 5, day, delta: 100 },
         ],
       },
     });
@@ -187,18 +184,34 @@ describe('decide', () => {
     });
   });
 
-  it('names the first day a running balance leaves [0, MAX_SATS], with the shortfall', () => {
+  it('names the first day a running balance is below zero with the shortfall, and refuses a balance above MAX_SATS', () => {
     const w = state.wallets.get(4)!;
     expect(historyViolation(w, undefined)).toBeNull();
-    expect(historyViolation(w, { day, lowest: -5, highest: 0 })).toEqual({
+    expect(historyViolation(w, { day, lowest: -5 })).toEqual({
       kind: 'overdraft',
       wallet: 4,
       name: 'w4',
       date: day,
       shortfall: 5,
     });
-    expect(historyViolation(w, { day, lowest: 0, highest: 2.2e15 })).toMatchObject({
-      kind: 'balance_too_large',
+    expect(historyViolation(w, { day, lowest: 0 })).toBeNull();
+    const rich = {
+      wallets: new Map([wallet(1, 'exchange'), wallet(4, 'wallet', 2_000_000_000_000_000)]),
+      today: day,
+    };
+    const buy = {
+      type: 'exchange_to_wallet' as const,
+      occurred_at: day,
+      from_wallet: 1,
+      to_wallet: 4,
+      sats: 100_000_000_000_001,
+      fee_sats: 0,
+      amount: '1',
+      currency: 'EUR' as const,
+    };
+    expect(decide({ kind: 'create', event: buy }, rich)).toEqual({
+      ok: false,
+      violation: { kind: 'balance_too_large', wallet: 4, name: 'w4', balance: 2_100_000_000_000_001 },
     });
   });
 });

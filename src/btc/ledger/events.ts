@@ -70,18 +70,19 @@ export type Violation =
   | { kind: 'key_reused'; key: string }
   /** The wallet's running balance would fall below zero, first on `date`, by `shortfall` sats. */
   | { kind: 'overdraft'; wallet: number; name: string; date: string; shortfall: number }
-  /** The wallet's running balance would rise above MAX_SATS, first on `date`. */
-  | { kind: 'balance_too_large'; wallet: number; name: string; date: string };
+  /** The wallet's balance would rise above MAX_SATS. */
+  | { kind: 'balance_too_large'; wallet: number; name: string; balance: number };
 
 /**
- * What a change does to the balances: each wallet's net change, and for each wallet whose
- * running balance moves, the first day it moves on (from which the history must be checked),
- * and every (wallet, day) whose own events change.
+ * What a change does to the balances: each wallet's net change; for each wallet that loses sats
+ * somewhere in its history, the first day it does (from which its running balance must be
+ * checked: sats that arrive can only raise it); and every (wallet, day) whose events change,
+ * with the day's net change.
  */
 export interface BalanceChanges {
   deltas: Map<number, number>;
   from: Map<number, string>;
-  days: { wallet: number; day: string }[];
+  days: { wallet: number; day: string; delta: number }[];
 }
 
 export type Decision = { ok: true; changes: BalanceChanges } | { ok: false; violation: Violation };
@@ -176,9 +177,9 @@ function involved(command: LedgerCommand): { event: EventData; sign: 1 | -1 }[] 
 
 /**
  * The domain rules of one change: the wallets it names exist and are of the kind its type asks,
- * a transfer moves between two wallets, no event carries more than MAX_SATS. It answers the
- * balance changes; whether the running balances stay within 0 and MAX_SATS on every date is
- * judged over the history after they are applied (see `historyViolation`).
+ * a transfer moves between two wallets, no event and no balance holds more than MAX_SATS. It
+ * answers the balance changes; whether each running balance stays at or above 0 on every date
+ * is judged over the history after they are applied (see `historyViolation`).
  */
 export function decide(command: LedgerCommand, state: LedgerState): Decision {
   if (command.kind !== 'delete') {
@@ -190,34 +191,39 @@ export function decide(command: LedgerCommand, state: LedgerState): Decision {
     for (const [wallet, delta] of effects(event)) {
       changes.deltas.set(wallet, (changes.deltas.get(wallet) ?? 0) + sign * delta);
       const first = changes.from.get(wallet);
-      if (first === undefined || event.occurred_at < first) changes.from.set(wallet, event.occurred_at);
-      if (!changes.days.some((d) => d.wallet === wallet && d.day === event.occurred_at))
-        changes.days.push({ wallet, day: event.occurred_at });
+      if (sign * delta < 0 && (first === undefined || event.occurred_at < first))
+        changes.from.set(wallet, event.occurred_at);
+      const same = changes.days.find((d) => d.wallet === wallet && d.day === event.occurred_at);
+      if (same) same.delta += sign * delta;
+      else changes.days.push({ wallet, day: event.occurred_at, delta: sign * delta });
     }
+  for (const [wallet, delta] of changes.deltas) {
+    const w = state.wallets.get(wallet)!;
+    if (w.balance + delta > MAX_SATS)
+      return {
+        ok: false,
+        violation: { kind: 'balance_too_large', wallet, name: w.name, balance: w.balance + delta },
+      };
+  }
   return { ok: true, changes };
 }
 
-/** The lowest and highest running balance of a wallet on a day, as the history check finds them. */
-export interface DayExtremes {
+/** The lowest running balance of a wallet on a day, as the history check finds it. */
+export interface DayLowest {
   day: string;
   lowest: number;
-  highest: number;
 }
 
-/** The violation of the first day (found by the history check) whose running balance leaves [0, MAX_SATS]. */
-export function historyViolation(wallet: WalletState, first: DayExtremes | undefined): Violation | null {
-  if (!first) return null;
-  if (first.lowest < 0)
-    return {
-      kind: 'overdraft',
-      wallet: wallet.id,
-      name: wallet.name,
-      date: first.day,
-      shortfall: -first.lowest,
-    };
-  if (first.highest > MAX_SATS)
-    return { kind: 'balance_too_large', wallet: wallet.id, name: wallet.name, date: first.day };
-  return null;
+/** The violation of the first day (found by the history check) on which a running balance is below zero. */
+export function historyViolation(wallet: WalletState, first: DayLowest | undefined): Violation | null {
+  if (!first || first.lowest >= 0) return null;
+  return {
+    kind: 'overdraft',
+    wallet: wallet.id,
+    name: wallet.name,
+    date: first.day,
+    shortfall: -first.lowest,
+  };
 }
 
 function checkEvent(event: EventData, state: LedgerState): Violation | null {

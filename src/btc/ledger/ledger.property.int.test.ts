@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeRates } from '../../../test/fakes/rates.js';
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
 import { ledgerOnly } from '../../../test/support/services.js';
+import { rebuildWalletDays } from './history.js';
 import { balancesFromEvents } from './repository.js';
 
 /**
@@ -176,6 +177,15 @@ describe('the ledger under random sequences of changes', () => {
             ) m
           ) r where running < 0`.execute(t.db.database.db);
         expect(negative.rows).toEqual([]);
+        // The wallet-days the writes kept (appended or recomputed) are what the events give.
+        const walletDays = () =>
+          sql`select wallet, to_char(day, 'YYYY-MM-DD') as day, delta, low, high from btc.wallet_days
+            where not (delta = 0 and low = 0 and high = 0) order by wallet, day`
+            .execute(t.db.database.db)
+            .then((r) => r.rows);
+        const keptDays = await walletDays();
+        await rebuildWalletDays(t.db.database.db);
+        expect(await walletDays()).toEqual(keptDays);
         // Each balance equals the model's and the sum over the events in SQL.
         const api = (await t.call('GET', '/api/wallets')).json<{ id: number; balance: number }[]>();
         const model = modelBalances(events.values());

@@ -37,7 +37,7 @@ export function problemOf(v: Violation): HttpProblem {
     case 'balance_too_large':
       return new HttpProblem(
         409,
-        `wallet ${v.wallet} (${v.name}) would hold more than ${MAX_SATS} sats on ${v.date}`,
+        `wallet ${v.wallet} (${v.name}) would hold ${v.balance} sats, more than the ${MAX_SATS} there will ever be`,
       );
   }
 }

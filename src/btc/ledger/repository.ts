@@ -1,7 +1,7 @@
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../db/schema.js';
 import type { DailyRates } from '../rates/service.js';
-import { MAX_SATS, type DayExtremes, type EventData, type EventType, type WalletState } from './events.js';
+import type { EventData, EventType, WalletState } from './events.js';
 import type { EventsTable, WalletsTable } from './tables.js';
 
 export type WalletRow = Selectable<WalletsTable>;
@@ -110,79 +110,6 @@ export function balancesFromEvents(db: Db): Promise<{ id: number; balance: numbe
     group by w.id order by w.id`
     .execute(db)
     .then((r) => r.rows);
-}
-
-// ── running balances ───────────────────────────────────────────────────────
-
-/** A wallet's moves on one day in id order: what it receives, and what it sends with the fee. */
-const movesOf = (wallet: number, day: string) => sql`
-  select id, sats as delta from btc.events
-  where to_wallet = ${wallet} and occurred_at = ${day}::date and type <> 'bank_to_exchange'
-  union all
-  select id, -(sats + fee_sats) from btc.events
-  where from_wallet = ${wallet} and occurred_at = ${day}::date and type = 'wallet_to_wallet'`;
-
-/** Recomputes one wallet's row of one day from that day's events (a day left without events keeps a zero row). */
-export async function refreshWalletDay(db: Db, wallet: number, day: string): Promise<void> {
-  await sql`
-    insert into btc.wallet_days (wallet, day, delta, low, high)
-    select ${wallet}, ${day}::date, coalesce(sum(delta), 0),
-      least(0, coalesce(min(running), 0)), greatest(0, coalesce(max(running), 0))
-    from (select delta, sum(delta) over (order by id) as running from (${movesOf(wallet, day)}) m) x
-    on conflict (wallet, day) do update
-      set delta = excluded.delta, low = excluded.low, high = excluded.high`.execute(db);
-}
-
-/**
- * The first day on or after `from` on which the wallet's running balance (by day, then event
- * id) leaves [0, MAX_SATS], with its lowest and highest point that day; undefined when none does.
- */
-export async function firstDayOutside(
-  db: Db,
-  wallet: number,
-  from: string,
-): Promise<DayExtremes | undefined> {
-  const r = await sql<DayExtremes>`
-    with before as (
-      select coalesce(sum(delta), 0) as balance from btc.wallet_days where wallet = ${wallet} and day < ${from}::date
-    )
-    select to_char(day, 'YYYY-MM-DD') as day, lowest, highest from (
-      select day, start + low as lowest, start + high as highest from (
-        select day, low, high,
-          (select balance from before) + sum(delta) over (order by day) - delta as start
-        from btc.wallet_days where wallet = ${wallet} and day >= ${from}::date
-      ) d
-    ) x
-    where lowest < 0 or highest > ${MAX_SATS}
-    order by day limit 1`.execute(db);
-  const first = r.rows[0];
-  return first && { day: first.day, lowest: Number(first.lowest), highest: Number(first.highest) };
-}
-
-/** Recomputes every wallet's days from all events (for data written around the event writes). */
-export async function rebuildWalletDays(db: Db): Promise<void> {
-  await sql`
-    with fresh as (
-      select wallet, day, sum(delta) as delta, least(0, min(running)) as low, greatest(0, max(running)) as high
-      from (
-        select wallet, day, delta, sum(delta) over (partition by wallet, day order by id) as running
-        from (
-          select to_wallet as wallet, occurred_at as day, id, sats as delta
-          from btc.events where type <> 'bank_to_exchange'
-          union all
-          select from_wallet, occurred_at, id, -(sats + fee_sats)
-          from btc.events where type = 'wallet_to_wallet'
-        ) moves
-      ) x
-      group by wallet, day
-    ), gone as (
-      delete from btc.wallet_days w
-      where not exists (select 1 from fresh f where f.wallet = w.wallet and f.day = w.day)
-    )
-    insert into btc.wallet_days (wallet, day, delta, low, high)
-    select wallet, day, delta, low, high from fresh
-    on conflict (wallet, day) do update
-      set delta = excluded.delta, low = excluded.low, high = excluded.high`.execute(db);
 }
 
 // ── events ─────────────────────────────────────────────────────────────────

@@ -16,6 +16,7 @@ import {
   type WalletState,
 } from './events.js';
 import { findAnswer, requestHash, storeAnswer, type StoredAnswer } from './idempotency.js';
+import * as history from './history.js';
 import * as projections from './projections.js';
 import * as repo from './repository.js';
 import type { EventRow } from './repository.js';
@@ -95,8 +96,8 @@ export function createLedgerService(ctx: AppContext, rates: RatesService) {
   /**
    * One change in one transaction: locks the wallets in id order (the one lock order of every
    * writer, so no deadlock), asks `decide`, writes the event row, keeps each touched wallet-day
-   * in step, refuses the change if a running balance leaves [0, MAX_SATS] on any date from the
-   * first it moves, applies the balance changes and keeps the read rows.
+   * in step, refuses the change if a running balance falls below zero on any date from the first
+   * on which it loses sats, applies the balance changes and keeps the read rows.
    */
   async function change(
     trx: Db,
@@ -116,9 +117,14 @@ export function createLedgerService(ctx: AppContext, rates: RatesService) {
     if (!decision.ok) throw new Refused(decision.violation);
     const { deltas, from, days } = decision.changes;
     const row = await write();
-    for (const { wallet, day } of days) await repo.refreshWalletDay(trx, wallet, day);
+    // A new event comes last in its day; a replaced or deleted one may sit anywhere in it.
+    if (command.kind === 'create') {
+      if (days.length > 0) await history.appendToWalletDays(trx, days);
+    } else for (const { wallet, day } of days) await history.refreshWalletDay(trx, wallet, day);
     for (const [wallet, day] of from) {
-      const wrong = historyViolation(wallets.get(wallet)!, await repo.firstDayOutside(trx, wallet, day));
+      const w = wallets.get(wallet)!;
+      const balanceAfter = w.balance + (deltas.get(wallet) ?? 0);
+      const wrong = historyViolation(w, await history.firstDayBelowZero(trx, wallet, day, balanceAfter));
       if (wrong) throw new Refused(wrong);
     }
     for (const [id, d] of deltas) if (d !== 0) await repo.addToBalance(trx, id, d);
