@@ -1,3 +1,5 @@
+import { DateTime } from 'luxon';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   addDays,
@@ -82,5 +84,23 @@ describe('time zones: Danish days do not depend on the zone the process runs in'
     expect(addDays('2026-03-29', 1)).toBe('2026-03-30');
     expect(addDays('2025-10-26', -1)).toBe('2025-10-25');
     expect(addDays('2024-02-28', 1)).toBe('2024-02-29');
+  });
+
+  it('adds days as Luxon does, for any date from 1000 to 9998 and any step within a few years', () => {
+    fc.assert(
+      fc.property(
+        fc.date({
+          min: new Date('1000-01-01T00:00:00Z'),
+          max: new Date('9998-12-31T00:00:00Z'),
+          noInvalidDate: true,
+        }),
+        fc.integer({ min: -1500, max: 1500 }),
+        (instant, days) => {
+          const date = instant.toISOString().slice(0, 10);
+          const luxon = DateTime.fromISO(date, { zone: 'UTC' }).plus({ days }).toISODate();
+          expect(addDays(date, days)).toBe(luxon);
+        },
+      ),
+    );
   });
 });
