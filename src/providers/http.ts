@@ -68,7 +68,9 @@ export class HttpProvider {
     });
     for (let attempt = 0; ; attempt++) {
       try {
-        await this.opts.budget.take(o.onBusy ?? 'wait', signal);
+        // Only a first attempt may be refused: a retry has already waited out the provider's
+        // Retry-After (which paused this budget), and a timer can end a hair before the pause does.
+        await this.opts.budget.take(attempt === 0 ? (o.onBusy ?? 'wait') : 'wait', signal);
         const res = await this.once<T>(method, path, o, signal);
         this.opts.health?.success();
         return res;
