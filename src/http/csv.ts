@@ -40,6 +40,14 @@ export function csvField(value: unknown): string {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
+/** The header of a CSV answer: the JSON field names of a row schema, in its order, less `drop`. */
+export function csvColumns(
+  row: { properties: Record<string, unknown> },
+  drop: readonly string[] = [],
+): string[] {
+  return Object.keys(row.properties).filter((k) => !drop.includes(k));
+}
+
 /** One record, CRLF-terminated as RFC 4180 asks. */
 export function csvLine(values: readonly unknown[]): string {
   return `${values.map(csvField).join(',')}\r\n`;

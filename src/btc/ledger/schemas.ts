@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Format } from '../../http/csv.js';
+import { csvColumns, Format } from '../../http/csv.js';
 import { Amount, Cursor, DAYS, Day as DayOf, Decimal } from '../../http/types.js';
 import { CURRENCIES, EVENT_TYPES } from './events.js';
 
@@ -128,20 +128,9 @@ export const BuyPage = Type.Object({ items: Type.Array(Buy), next_cursor: NextCu
 
 /** The CSV columns: the JSON field names, in the order the JSON answers them. */
 export const CSV_COLUMNS = {
-  events: [
-    'id',
-    'type',
-    'occurred_at',
-    'wallet',
-    'from_wallet',
-    'to_wallet',
-    'sats',
-    'fee_sats',
-    'amount',
-    'currency',
-  ],
-  deposits: Object.keys(Deposit.properties),
-  buys: Object.keys(Buy.properties),
+  events: csvColumns(Event),
+  deposits: csvColumns(Deposit),
+  buys: csvColumns(Buy),
 } as const;
 
 export const Rebuilt = Type.Object({ rebuilt: Type.Integer() });

@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
-import { Format } from '../../http/csv.js';
+import { csvColumns, Format } from '../../http/csv.js';
 import { DAYS, Day } from '../../http/types.js';
 
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
@@ -84,4 +84,4 @@ export const PremiumList = Type.Object({
   items: Type.Array(PremiumItem, { description: 'oldest first; buckets without a premium are left out' }),
 });
 export type PremiumList = Static<typeof PremiumList>;
-export const PREMIUM_COLUMNS = Object.keys(PremiumItem.properties);
+export const PREMIUM_COLUMNS = csvColumns(PremiumItem);

@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import type { App } from '../../context.js';
-import { jsonOrCsv, sendCsv } from '../../http/csv.js';
+import { csvColumns, jsonOrCsv, sendCsv } from '../../http/csv.js';
 import { problems } from '../../http/problem.js';
 import {
   Cheapest,
@@ -15,12 +15,9 @@ import {
 } from './schemas.js';
 import type { CostService } from './service.js';
 
-const columns = (schema: { properties: Record<string, unknown> }, drop: string[] = []) =>
-  Object.keys(schema.properties).filter((k) => !drop.includes(k));
-
-export const CONSUMER_PRICE_COLUMNS = columns(ConsumerPriceItem);
-export const COST_DAY_COLUMNS = columns(CostDay, ['items']);
-export const COST_HOUR_COLUMNS = columns(CostHour);
+export const CONSUMER_PRICE_COLUMNS = csvColumns(ConsumerPriceItem);
+export const COST_DAY_COLUMNS = csvColumns(CostDay, ['items']);
+export const COST_HOUR_COLUMNS = csvColumns(CostHour);
 
 export function costRoutes(app: App, service: CostService) {
   app.get(

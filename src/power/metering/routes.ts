@@ -1,9 +1,9 @@
 import type { App } from '../../context.js';
-import { jsonOrCsv, sendCsv } from '../../http/csv.js';
+import { csvColumns, jsonOrCsv, sendCsv } from '../../http/csv.js';
 import { problems } from '../../http/problem.js';
 import { DayQuery, EnergyRow, EnergyRows, SyncQuery, SyncResult } from './schemas.js';
 
-const ENERGY_COLUMNS = Object.keys(EnergyRow.properties);
+const ENERGY_COLUMNS = csvColumns(EnergyRow);
 import type { MeteringService } from './service.js';
 
 export function meteringRoutes(app: App, service: MeteringService) {

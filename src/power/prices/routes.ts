@@ -2,11 +2,11 @@ import type { HomePage } from './page.js';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { App } from '../../context.js';
-import { jsonOrCsv, sendCsv } from '../../http/csv.js';
+import { csvColumns, jsonOrCsv, sendCsv } from '../../http/csv.js';
 import { problems } from '../../http/problem.js';
 import { ElpriceDay, ElpriceItem, ElpriceQuery, PricesDay, PricesQuery } from './schemas.js';
 
-const ELPRICE_COLUMNS = Object.keys(ElpriceItem.properties);
+const ELPRICE_COLUMNS = csvColumns(ElpriceItem);
 import type { PriceService, SerializedDay } from './service.js';
 
 /**
