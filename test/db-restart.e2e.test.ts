@@ -1,20 +1,14 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeKraken } from './fakes/kraken-ws.js';
-import { waitFor, wsClient, type StreamClient } from './fakes/stream-clients.js';
+import { waitFor } from './fakes/stream-clients.js';
 import { TEST_DATABASE_URL, freshDatabase, type TestDatabase } from './support/db.js';
-import { freePort, runSatwatt, waitForHttp, type Proc } from './support/process.js';
+import { startSpotNode, stopSpotNodes, type SpotNode } from './support/spot-nodes.js';
 
 if (!TEST_DATABASE_URL)
   console.log(
     'database restart test skipped: TEST_DATABASE_URL is unset (it needs a PostgreSQL server to drop connections)',
   );
-
-interface Node {
-  proc: Proc;
-  port: number;
-  stream: StreamClient;
-}
 
 interface Feed {
   ok: boolean;
@@ -28,45 +22,28 @@ async function feeds(port: number): Promise<Record<string, Feed>> {
   return ((await res.json()) as { feeds: Record<string, Feed> }).feeds;
 }
 
+type StartedNode = Awaited<ReturnType<typeof startSpotNode>>;
+
 describe.skipIf(!TEST_DATABASE_URL)('a database that drops every connection', () => {
   let db: TestDatabase;
   let kraken: FakeKraken;
-  const nodes: Node[] = [];
+  const started: SpotNode[] = [];
+  const nodes: StartedNode[] = [];
 
   beforeAll(async () => {
     db = await freshDatabase();
     kraken = await FakeKraken.start({ heartbeatMs: 200 });
-    for (let i = 0; i < 2; i++) {
-      const port = await freePort();
-      const proc = runSatwatt(['serve'], {
-        DATABASE_URL: db.url!,
-        SERVICES: 'btc',
-        PORT: String(port),
-        SPOT_FEED_ENABLED: 'true',
-        SPOT_FEED_URL: kraken.url,
-        OHLC_FEED_ENABLED: 'false',
-        QUOTE_FEED_ENABLED: 'false',
-        RATES_FEED_ENABLED: 'false',
-        PRICE_FEED_ENABLED: 'false',
-        LOG_LEVEL: 'warn',
-      });
-      await waitForHttp(`http://127.0.0.1:${port}/health`, 60_000);
-      nodes.push({ proc, port, stream: await wsClient(`ws://127.0.0.1:${port}/api/stream/price`) });
-    }
+    for (let i = 0; i < 2; i++) nodes.push(await startSpotNode(started, db.url!, kraken.url));
   }, 150_000);
 
   afterAll(async () => {
-    for (const n of nodes) {
-      n.stream?.close();
-      if (n.proc.child.exitCode === null) n.proc.child.kill('SIGTERM');
-      await n.proc.exited;
-    }
+    await stopSpotNodes(started);
     await kraken?.close();
     await db?.close();
   });
 
   /** The process whose spot feed is connected (the leader), once exactly one is. */
-  async function roles(): Promise<{ leader: Node; follower: Node }> {
+  async function roles(): Promise<{ leader: StartedNode; follower: StartedNode }> {
     return waitFor(
       async () => {
         const connected = await Promise.all(nodes.map(async (n) => (await feeds(n.port)).spot?.connected));

@@ -1,19 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeKraken } from '../../../test/fakes/kraken-ws.js';
-import { waitFor, wsClient, type StreamClient } from '../../../test/fakes/stream-clients.js';
+import { waitFor } from '../../../test/fakes/stream-clients.js';
 import { TEST_DATABASE_URL, freshDatabase, type TestDatabase } from '../../../test/support/db.js';
-import { freePort, runSatwatt, waitForHttp, type Proc } from '../../../test/support/process.js';
+import { startSpotNode, stopSpotNodes, type SpotNode } from '../../../test/support/spot-nodes.js';
 
 if (!TEST_DATABASE_URL)
   console.log(
     'two-process leadership test skipped: TEST_DATABASE_URL is unset (it needs a PostgreSQL server)',
   );
-
-interface Node {
-  proc: Proc;
-  port: number;
-  stream: StreamClient;
-}
 
 async function spotConnected(port: number): Promise<boolean> {
   const res = await fetch(`http://127.0.0.1:${port}/health`);
@@ -21,40 +15,22 @@ async function spotConnected(port: number): Promise<boolean> {
   return body.feeds.spot?.connected === true;
 }
 
+type StartedNode = Awaited<ReturnType<typeof startSpotNode>>;
+
 describe.skipIf(!TEST_DATABASE_URL)('two btc processes on one PostgreSQL database', () => {
   let db: TestDatabase;
   let kraken: FakeKraken;
-  const nodes: Node[] = [];
+  const started: SpotNode[] = [];
+  const nodes: StartedNode[] = [];
 
   beforeAll(async () => {
     db = await freshDatabase();
     kraken = await FakeKraken.start({ heartbeatMs: 200 });
-    for (let i = 0; i < 2; i++) {
-      const port = await freePort();
-      const proc = runSatwatt(['serve'], {
-        DATABASE_URL: db.url!,
-        SERVICES: 'btc',
-        PORT: String(port),
-        SPOT_FEED_ENABLED: 'true',
-        SPOT_FEED_URL: kraken.url,
-        OHLC_FEED_ENABLED: 'false',
-        QUOTE_FEED_ENABLED: 'false',
-        RATES_FEED_ENABLED: 'false',
-        PRICE_FEED_ENABLED: 'false',
-        LOG_LEVEL: 'warn',
-      });
-      nodes.push({ proc, port, stream: undefined as unknown as StreamClient });
-      await waitForHttp(`http://127.0.0.1:${port}/health`, 60_000);
-      nodes[i]!.stream = await wsClient(`ws://127.0.0.1:${port}/api/stream/price`);
-    }
+    for (let i = 0; i < 2; i++) nodes.push(await startSpotNode(started, db.url!, kraken.url));
   }, 150_000);
 
   afterAll(async () => {
-    for (const n of nodes) {
-      n.stream?.close();
-      if (n.proc.child.exitCode === null) n.proc.child.kill('SIGTERM');
-      await n.proc.exited;
-    }
+    await stopSpotNodes(started);
     await kraken?.close();
     await db?.close();
   });
