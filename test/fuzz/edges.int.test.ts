@@ -146,6 +146,9 @@ describe('numbers: non-finite, overflowing, fractional and exponent forms are a 
       'GET /api/events query.wallet',
       'GET /api/wallets/{id} path.id',
       'POST /api/events body.sats',
+      'GET /api/deposits query.limit',
+      'GET /api/buys query.limit',
+      'GET /api/cheapest query.hours',
     ])
       expect(names).toContain(expected);
   });
@@ -214,6 +217,12 @@ describe('dates: years 0000 and 9999, impossible days and days outside their ran
       'POST /metering/sync query.date',
       'GET /api/currencies/{date} path.date',
       'POST /api/events body.occurred_at',
+      'GET /api/consumer-prices query.date',
+      'GET /api/cheapest query.date',
+      'GET /api/costs query.from',
+      'GET /api/costs query.to',
+      'GET /api/quote/premium query.from',
+      'GET /api/portfolio query.at',
     ])
       expect(names).toContain(expected);
   });
