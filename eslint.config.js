@@ -18,6 +18,15 @@ export default tseslint.config(
       '@typescript-eslint/await-thenable': 'error',
       '@typescript-eslint/require-await': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      // Fastify's own signal knows nothing of REQUEST_TIMEOUT_MS (src/http/timeout.ts).
+      'no-restricted-properties': [
+        'error',
+        ...['request', 'req'].map((object) => ({
+          object,
+          property: 'signal',
+          message: 'use request.deadline.signal, which aborts at REQUEST_TIMEOUT_MS',
+        })),
+      ],
     },
   },
   {
@@ -33,12 +42,13 @@ export default tseslint.config(
     },
   },
   {
-    // The build and start launchers are plain JavaScript run by node before any TypeScript exists.
-    files: ['scripts/**/*.mjs'],
+    // The build and start launchers, and the embedded database's worker thread, are plain
+    // JavaScript that node loads itself.
+    files: ['scripts/**/*.mjs', 'src/**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: {
       parserOptions: { project: false, program: null, projectService: false },
-      globals: { console: 'readonly', process: 'readonly', setTimeout: 'readonly' },
+      globals: { console: 'readonly', process: 'readonly', setTimeout: 'readonly', setImmediate: 'readonly' },
     },
   },
   {

@@ -153,9 +153,20 @@ describe('the app shell', () => {
     expect(health.feeds['probe-feed'].last_error).toBe('upstream said no');
   });
 
-  it('exposes Prometheus metrics', async () => {
+  it('exposes Prometheus metrics, each request under its route, the API reference and unmatched paths too', async () => {
+    await t.call('GET', '/no/such/path');
+    await t.call('GET', '/docs/json');
+    await t.call('POST', '/api/probe', { sats: 13 }, { authorization: `Bearer ${TOKEN}` });
     const res = await t.call('GET', '/metrics', undefined, { authorization: `Bearer ${TOKEN}` });
     expect(res.body).toContain('satwatt_http_request_duration_seconds_bucket');
+    for (const labels of [
+      'method="GET",route="unmatched",status="404"',
+      'method="GET",route="/docs/json",status="200"',
+      'method="POST",route="/api/probe",status="409"',
+    ])
+      expect(res.body).toMatch(
+        new RegExp(`satwatt_http_request_duration_seconds_count\\{${labels}\\} [1-9]`),
+      );
     expect(res.body).toContain('satwatt_feed_ok{feed="probe-feed"} 0');
   });
 });

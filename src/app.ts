@@ -4,16 +4,17 @@ import websocket from '@fastify/websocket';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
-import { Type, type TSchema } from 'typebox';
+import { Type } from 'typebox';
 import type { Config } from './config.js';
 import type { App, AppContext, Feature, Services } from './context.js';
-import { bearerAuth } from './http/auth.js';
+import { registerBearerAuth } from './http/auth.js';
 import { registerLimits } from './http/limits.js';
 import { registerMetrics } from './http/metrics.js';
 import { openModeGuard } from './http/open-mode.js';
 import { lazySerializers } from './http/lazy-compile.js';
 import { Problem, errorHandler, problems, sendProblem } from './http/problem.js';
 import { registerRequestTimeout } from './http/timeout.js';
+import { Nullable } from './http/types.js';
 import { validatorCompiler } from './http/validation.js';
 
 export interface BuiltApp {
@@ -30,8 +31,8 @@ export async function buildApp(ctx: AppContext, services: Services): Promise<Bui
     // pino's Logger and Fastify's logger type differ only in typing; the instance is the same.
     loggerInstance: ctx.log as unknown as FastifyBaseLogger,
     bodyLimit: ctx.config.limits.bodyBytes,
-    // response serializers built on a route's first answer, not at start
-    schemaController: { compilersFactory: { buildSerializer: lazySerializers } },
+    // response serializers built on a route's first answer, not at start, but /health's
+    schemaController: { compilersFactory: { buildSerializer: lazySerializers(new Set(['/health'])) } },
     trustProxy: trustProxyOption(ctx.config.trustProxy),
     // Errors found while routing (an undecodable path, an overlong parameter) skip the error handler.
     frameworkErrors: (error, _request, reply) => {
@@ -74,14 +75,11 @@ export async function buildApp(ctx: AppContext, services: Services): Promise<Bui
       header.replace("style-src 'self' https:", "style-src 'self' https: 'unsafe-inline'"),
   });
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
-  app.addHook(
-    'onRequest',
-    bearerAuth({
-      token: ctx.config.apiToken,
-      failuresPerMinute: ctx.config.limits.authFailuresPerMinute,
-      clock: ctx.clock,
-    }),
-  );
+  registerBearerAuth(app, {
+    token: ctx.config.apiToken,
+    failuresPerMinute: ctx.config.limits.authFailuresPerMinute,
+    clock: ctx.clock,
+  });
   registerMetrics(app, ctx.health);
   registerHealth(app, ctx);
 
@@ -103,7 +101,6 @@ function trustProxyOption(trust: Config['trustProxy']) {
   return typeof trust === 'object' ? trust.join(',') : trust;
 }
 
-const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 /** Every field but `ok` only for a caller with the token (or when none is configured). */
 const FeedState = Type.Object({
   ok: Type.Boolean(),
@@ -121,7 +118,7 @@ const FeedState = Type.Object({
   last_rejected: Type.Optional(Nullable(Type.String())),
 });
 const HealthResponse = Type.Object({
-  status: Type.Union([Type.Literal('ok'), Type.Literal('degraded'), Type.Literal('down')]),
+  status: Type.Enum(['ok', 'degraded', 'down']),
   services: Type.Optional(Type.Array(Type.String())),
   uptime_s: Type.Optional(Type.Integer()),
   database: Type.Optional(

@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { openDatabase } from './db/connect.js';
+import { openDatabase, startDatabase } from './db/connect.js';
 
 /**
  * Only the config and the database layer are imported up front: `serve` starts opening the
@@ -64,7 +64,7 @@ async function main(argv: string[]): Promise<number> {
 }
 
 async function serve(config: Config): Promise<number> {
-  const opening = openDatabase({ server: config.database, dataDir: config.dataDir });
+  const opening = startDatabase({ server: config.database, dataDir: config.dataDir });
   // handled below, after the import; this only keeps a fast failure from counting as unhandled
   opening.catch(() => {});
   const { createRuntime } = await import('./runtime.js').catch(async (e: unknown) => {

@@ -3,8 +3,8 @@ import { buildApp, type BuiltApp } from './app.js';
 import { btcService } from './btc/index.js';
 import type { Config } from './config.js';
 import type { AppContext, Services } from './context.js';
-import { openDatabase, type Database } from './db/connect.js';
-import { migrate } from './db/migrate.js';
+import { startDatabase, type Database } from './db/connect.js';
+import { loadMigrations, migrate } from './db/migrate.js';
 import { HealthRegistry } from './http/health.js';
 import { powerService } from './power/index.js';
 import { createProviderBudgets, type BudgetLimit, type ProviderName } from './providers/budget.js';
@@ -30,7 +30,7 @@ export interface ContextOptions {
   database?: Database;
   /** Tests may narrow a provider's call budget; production uses the published limits (budget.ts). */
   budgetLimits?: Partial<Record<ProviderName, BudgetLimit>>;
-  /** A database already being opened from the config (owned, and closed on close(), like one opened here). */
+  /** A database already being started from the config (owned, and closed on close(), like one started here). */
   opening?: Promise<Database>;
 }
 
@@ -44,15 +44,33 @@ export interface OpenContext {
 
 /** Opens the database and applies migrations: everything a command needs, and no HTTP server. */
 export async function createContext(config: Config, opts: ContextOptions = {}): Promise<OpenContext> {
+  const { migrated, ...open } = await beginContext(config, opts);
+  await migrated.catch(async (e: unknown) => {
+    await open.close();
+    throw e;
+  });
+  return open;
+}
+
+/**
+ * The context at once, with the database still opening and its migrations to follow
+ * (`migrated`): what needs only the context (the HTTP server, the features) is built meanwhile.
+ */
+async function beginContext(
+  config: Config,
+  opts: ContextOptions,
+): Promise<OpenContext & { migrated: Promise<void> }> {
   const log = opts.log ?? createLogger(config.logLevel);
   const database =
     opts.database ??
-    (await (opts.opening ?? openDatabase({ server: config.database, dataDir: config.dataDir })));
-  const applied = await migrate(database).catch(async (e: unknown) => {
-    if (!opts.database) await database.close();
-    throw e;
-  });
-  if (applied.length > 0) log.info({ applied }, 'migrations applied');
+    (await (opts.opening ?? startDatabase({ server: config.database, dataDir: config.dataDir })));
+  const files = loadMigrations();
+  const migrated = Promise.all([files, database.ready])
+    .then(([all]) => migrate(database, all))
+    .then((applied) => {
+      if (applied.length > 0) log.info({ applied }, 'migrations applied');
+    });
+  migrated.catch(() => {}); // awaited by the caller
   const controller = new AbortController();
   const clock = opts.clock ?? systemClock;
   const health = new HealthRegistry(clock);
@@ -69,6 +87,7 @@ export async function createContext(config: Config, opts: ContextOptions = {}): 
   let closing: Promise<void> | null = null;
   return {
     ctx,
+    migrated,
     abort: () => controller.abort(),
     close: () => {
       controller.abort();
@@ -111,8 +130,23 @@ export interface Runtime extends BuiltApp {
 
 /** The context, the configured services' features and the app that serves them. */
 export async function createRuntime(config: Config, opts: RuntimeOptions = {}): Promise<Runtime> {
-  const { ctx, abort, close } = await createContext(config, opts);
-  const built = await buildApp(ctx, { ...SERVICES, ...opts.services });
+  const { ctx, abort, close, migrated } = await beginContext(config, opts);
+  const built = await buildApp(ctx, { ...SERVICES, ...opts.services }).catch(async (e: unknown) => {
+    await close();
+    throw e;
+  });
+  // Fastify's plugins and routes made ready while the database is still opening
+  try {
+    await built.app.ready();
+  } catch (e) {
+    await close();
+    throw e;
+  }
+  await migrated.catch(async (e: unknown) => {
+    await built.app.close();
+    await close();
+    throw e;
+  });
   let stopping: Promise<void> | null = null;
   return {
     ...built,

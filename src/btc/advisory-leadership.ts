@@ -1,4 +1,4 @@
-import pg from 'pg';
+import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Leadership } from './leadership.js';
 
@@ -69,7 +69,9 @@ export class AdvisoryLeadership implements Leadership {
 
   private async connect(): Promise<pg.Client> {
     if (this.client) return this.client;
-    const client = new pg.Client({ ...this.connection, application_name: 'satwatt-leadership' });
+    // loaded here, so that a process on the embedded database never loads the server's driver
+    const { default: driver } = await import('pg');
+    const client = new driver.Client({ ...this.connection, application_name: 'satwatt-leadership' });
     client.on('error', () => this.lose());
     client.on('end', () => {
       if (this.client === client) this.lose();

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Database, ScriptSession } from './connect.js';
 
-export const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations', import.meta.url));
+export const MIGRATIONS_DIR = path.join(packageRoot(), 'migrations');
 /** Arbitrary constant key of the advisory lock that serializes migrations across processes. */
 const MIGRATION_LOCK_KEY = 4_711_0001;
 
@@ -14,6 +15,14 @@ export interface Migration {
   name: string;
   sql: string;
   checksum: string;
+}
+
+/** The folder of package.json, above this module whether it runs from src/db/ or from dist/'s bundle. */
+function packageRoot(): string {
+  for (let dir = path.dirname(fileURLToPath(import.meta.url)); ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, 'package.json'))) return dir;
+    if (path.dirname(dir) === dir) throw new Error(`no package.json above ${fileURLToPath(import.meta.url)}`);
+  }
 }
 
 /** `migrations/<schema>/<NNNN>_<name>.sql`, in order of version, then schema. */
@@ -38,32 +47,26 @@ export async function loadMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]>
 
 /**
  * Applies what is missing, each migration in its own transaction together with its record.
- * An advisory lock makes a second process wait, then find nothing left to do.
+ * An up-to-date database is checked with one read; otherwise an advisory lock makes a second
+ * process wait, then find nothing left to do.
  * An applied migration whose file changed stops the start: migrations are frozen once they land.
  */
 export async function migrate(database: Database, migrations?: Migration[]): Promise<string[]> {
   const all = migrations ?? (await loadMigrations());
   return database.withSession(async (s) => {
+    const applied = await readApplied(s).catch((e: unknown) => {
+      if ((e as { code?: string }).code === UNDEFINED_TABLE) return null;
+      throw e;
+    });
+    if (applied && missing(all, applied).length === 0) return [];
     await s.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     try {
       await s.exec(`create table if not exists public.satwatt_migrations (
         schema_name text not null, version integer not null, name text not null,
         checksum text not null, applied_at timestamptz not null default now(),
         primary key (schema_name, version))`);
-      const applied = await s.query<{ schema_name: string; version: number; checksum: string; name: string }>(
-        'select schema_name, version, checksum, name from public.satwatt_migrations',
-      );
-      const byKey = new Map(applied.map((a) => [`${a.schema_name}/${a.version}`, a]));
       const done: string[] = [];
-      for (const m of all) {
-        const prior = byKey.get(`${m.schema}/${m.version}`);
-        if (prior) {
-          if (prior.checksum !== m.checksum)
-            throw new Error(
-              `migration ${m.schema}/${m.name} changed after it was applied; add a new one instead`,
-            );
-          continue;
-        }
+      for (const m of missing(all, await readApplied(s))) {
         await applyOne(s, m);
         done.push(`${m.schema}/${m.name}`);
       }
@@ -71,6 +74,29 @@ export async function migrate(database: Database, migrations?: Migration[]): Pro
     } finally {
       await s.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
     }
+  });
+}
+
+const UNDEFINED_TABLE = '42P01';
+
+interface Applied {
+  schema_name: string;
+  version: number;
+  checksum: string;
+}
+
+function readApplied(s: ScriptSession): Promise<Applied[]> {
+  return s.query<Applied>('select schema_name, version, checksum from public.satwatt_migrations');
+}
+
+/** The migrations not yet applied; throws when an applied one's file has changed since. */
+function missing(all: Migration[], applied: Applied[]): Migration[] {
+  const byKey = new Map(applied.map((a) => [`${a.schema_name}/${a.version}`, a]));
+  return all.filter((m) => {
+    const prior = byKey.get(`${m.schema}/${m.version}`);
+    if (prior && prior.checksum !== m.checksum)
+      throw new Error(`migration ${m.schema}/${m.name} changed after it was applied; add a new one instead`);
+    return !prior;
   });
 }
 

@@ -6,6 +6,7 @@ import type { MarketTables } from '../btc/market/tables.js';
 import type { PricesTables } from '../power/prices/tables.js';
 import type { MeteringTables } from '../power/metering/tables.js';
 import type { SolarTables } from '../power/solar/tables.js';
+import type { CostTables } from '../power/costs/tables.js';
 
 /**
  * Every table Kysely knows, as the union of each feature's table types.
@@ -30,7 +31,8 @@ export interface DB
     MarketTables,
     PricesTables,
     MeteringTables,
-    SolarTables {}
+    SolarTables,
+    CostTables {}
 
 /** The handle every repository function takes first: the database, or a transaction on it. */
 export type Db = Kysely<DB> | Transaction<DB>;

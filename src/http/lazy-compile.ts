@@ -23,15 +23,7 @@ export function compileAll(): number {
  * parent object (as it does to Ajv's own functions) and coercion and defaults reach the request.
  */
 export function lazyValidator(compile: () => ValidateFunction): ValidateFunction {
-  let fn: ValidateFunction | null = null;
-  const get = () => {
-    if (!fn) {
-      pending.delete(get);
-      fn = compile();
-    }
-    return fn;
-  };
-  pending.add(get);
+  const get = onFirstUse(compile);
   const validate = ((data: unknown, context?: Parameters<ValidateFunction>[1]) => {
     const f = get();
     const ok = f(data, context);
@@ -41,23 +33,36 @@ export function lazyValidator(compile: () => ValidateFunction): ValidateFunction
   return Object.assign(validate, { schemaEnv: {} as ValidateFunction['schemaEnv'] });
 }
 
+/** `compile()` on the first call of the returned function, pending until then. */
+function onFirstUse<F>(compile: () => F): () => F {
+  let fn: F | null = null;
+  const get = () => {
+    if (fn === null) {
+      pending.delete(get);
+      fn = compile();
+    }
+    return fn;
+  };
+  pending.add(get);
+  return get;
+}
+
 type BuildSerializer = NonNullable<
   NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>['buildSerializer']
 >;
 
-/** Fastify's own serializer factory (fast-json-stringify), each route's serializer built on first use. */
-export const lazySerializers: BuildSerializer = (externalSchemas, options) => {
-  const compiler = (SerializerSelector as unknown as () => BuildSerializer)()(externalSchemas, options);
-  return (route) => {
-    let fn: ((data: unknown) => string) | null = null;
-    const get = () => {
-      if (!fn) {
-        pending.delete(get);
-        fn = compiler(route);
-      }
-      return fn;
+/**
+ * Fastify's own serializer factory (fast-json-stringify), each route's serializer built on first
+ * use, but for the `eager` paths: built when the app is made ready, which the start does while the
+ * database opens. /health is asked first (a supervisor waits for it) and often.
+ */
+export const lazySerializers =
+  (eager: ReadonlySet<string>): BuildSerializer =>
+  (externalSchemas, options) => {
+    const compiler = (SerializerSelector as unknown as () => BuildSerializer)()(externalSchemas, options);
+    return (route) => {
+      if (eager.has(route.url)) return compiler(route);
+      const get = onFirstUse(() => compiler(route));
+      return (data: unknown) => get()(data);
     };
-    pending.add(get);
-    return (data: unknown) => get()(data);
   };
-};

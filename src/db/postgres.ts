@@ -1,0 +1,67 @@
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import type { PgConnection } from '../config.js';
+import type { Database } from './connect.js';
+import { PgListener } from './listener.js';
+import type { DB } from './schema.js';
+
+/** The same parsing as PGlite's (pglite-worker.mjs): int8 → number, numeric and date → string. */
+const OID = { INT8: 20, NUMERIC: 1700, DATE: 1082 } as const;
+const parseInt8 = (v: string) => Number(v);
+const identity = (v: string) => v;
+
+/** A PostgreSQL server through a pool, once its first connection is made. */
+export async function openPostgres(server: PgConnection, poolSize: number): Promise<Database> {
+  const types = {
+    getTypeParser: (oid: number, format?: string) => {
+      if (oid === OID.INT8) return parseInt8;
+      if (oid === OID.NUMERIC || oid === OID.DATE) return identity;
+      return pg.types.getTypeParser(oid, format as 'text') as (v: string) => unknown;
+    },
+  };
+  const poolConfig: pg.PoolConfig = {
+    host: server.host,
+    port: server.port,
+    database: server.database,
+    user: server.user,
+    password: server.password,
+    max: poolSize,
+    types: types,
+    connectionTimeoutMillis: 10_000,
+  };
+  const pool = new pg.Pool(poolConfig);
+  // A dropped idle connection must not crash the process; the pool replaces it.
+  pool.on('error', () => {});
+  const probe = await pool.connect();
+  probe.release();
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const listener = new PgListener(poolConfig);
+  return {
+    kind: 'postgres',
+    db,
+    ready: Promise.resolve(),
+    withSession: async (fn) => {
+      const client = await pool.connect();
+      let failed: Error | undefined;
+      try {
+        return await fn({
+          exec: async (sql) => void (await client.query(sql)),
+          query: async <R>(sql: string, params: unknown[] = []) =>
+            (await client.query(sql, params)).rows as R[],
+        });
+      } catch (e) {
+        failed = e instanceof Error ? e : new Error(String(e));
+        throw e;
+      } finally {
+        // a session that failed may have lost its connection: the pool drops it, not reuses it
+        client.release(failed);
+      }
+    },
+    listen: (channel, onPayload) => listener.listen(channel, onPayload),
+    watchNotifications: (watcher) => listener.watch(watcher),
+    close: async () => {
+      await listener.close();
+      await db.destroy();
+    },
+  };
+}
