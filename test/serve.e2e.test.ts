@@ -2,7 +2,8 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, FEEDS_OFF, freePort, runSatwatt, waitForHttp } from './support/process.js';
+import WebSocket from 'ws';
+import { ensureBuilt, FEEDS_OFF, freePort, ROOT, runSatwatt, waitForHttp } from './support/process.js';
 
 // The compiled start, as `npm start` runs it: dist/ through scripts/start.mjs.
 const compiled = { compiled: true };
@@ -39,6 +40,48 @@ describe('satwatt serve, as a process (compiled, as npm start runs it)', () => {
         again.child.kill('SIGINT');
       }
       expect(await again.exited).toBe(0);
+    },
+  );
+
+  it(
+    'serves from the bundle what it reads from files and loads on demand: page, API reference, streams, commands',
+    { timeout: 120_000 },
+    async () => {
+      const dataDir = await mkdtemp(path.join(tmpdir(), 'satwatt-e2e-'));
+      const port = await freePort();
+      const env = { ...FEEDS_OFF, PORT: String(port), DATA_DIR: dataDir };
+      const base = `http://127.0.0.1:${port}`;
+      const help = runSatwatt(['--help'], env, compiled);
+      expect(await help.exited).toBe(0);
+      expect(help.output()).toContain('import-solar');
+      const solar = runSatwatt(['import-solar', path.join(ROOT, 'examples/solar-sample.csv')], env, compiled);
+      expect(await solar.exited).toBe(0);
+      expect(solar.output()).toMatch(/\d+ rows, \d+ new/);
+
+      const proc = runSatwatt(['serve'], env, compiled);
+      try {
+        await waitForHttp(`${base}/health`);
+        const page = await fetch(`${base}/`);
+        expect(page.status).toBe(200);
+        expect(await page.text()).toContain('<html');
+        const docs = await fetch(`${base}/docs/static/swagger-ui.css`);
+        expect(docs.status).toBe(200);
+        const openapi = (await (await fetch(`${base}/openapi.json`)).json()) as { paths: object };
+        expect(Object.keys(openapi.paths)).toContain('/api/consumer-prices');
+        expect(await (await fetch(`${base}/metrics`)).text()).toContain('process_cpu');
+        const sse = await fetch(`${base}/api/stream/price/sse`);
+        expect(sse.headers.get('content-type')).toContain('text/event-stream');
+        await sse.body?.cancel();
+        const ws = new WebSocket(`ws://127.0.0.1:${port}/api/stream/price`);
+        await new Promise((resolve, reject) => {
+          ws.once('open', resolve);
+          ws.once('error', reject);
+        });
+        ws.close();
+      } finally {
+        proc.child.kill('SIGTERM');
+      }
+      expect(await proc.exited).toBe(0);
     },
   );
 

@@ -57,7 +57,7 @@ export function runSatwatt(args: string[], env: Record<string, string>, opts: Ru
   return { child, output: () => out, exited };
 }
 
-export async function waitForHttp(url: string, timeoutMs = 30_000): Promise<Response> {
+export async function waitForHttp(url: string, timeoutMs = 30_000, intervalMs = 100): Promise<Response> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   while (Date.now() < deadline) {
@@ -68,7 +68,7 @@ export async function waitForHttp(url: string, timeoutMs = 30_000): Promise<Resp
     } catch (e) {
       last = e;
     }
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, intervalMs));
   }
   throw new Error(`${url} not ready after ${timeoutMs} ms: ${String(last)}`);
 }
