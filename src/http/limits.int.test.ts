@@ -13,7 +13,7 @@ const probe = (): Feature => ({
     }));
     app.get('/api/slow', async (req) => {
       await new Promise((resolve) => setTimeout(resolve, 1500));
-      aborted = req.signal.aborted;
+      aborted = req.deadline.signal.aborted;
       return { late: true };
     });
   },

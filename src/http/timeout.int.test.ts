@@ -20,9 +20,9 @@ const probe: Feature = {
   routes(app) {
     app.post('/api/probe/wait', { schema: { body: Type.Object({ n: Type.Integer() }) } }, async (req) => {
       await new Promise((_resolve, reject) =>
-        req.signal.addEventListener('abort', () => {
-          reason = req.signal.reason;
-          reject(req.signal.reason as Error);
+        req.deadline.signal.addEventListener('abort', () => {
+          reason = req.deadline.signal.reason;
+          reject(req.deadline.signal.reason as Error);
         }),
       );
     });
@@ -98,7 +98,7 @@ describe('timeouts: every route answers within REQUEST_TIMEOUT_MS, and its work 
     );
   });
 
-  it('aborts request.signal of a request with a body, with the timeout as its reason', async () => {
+  it('aborts request.deadline.signal of a request with a body, with the timeout as its reason', async () => {
     reason = null;
     expectTimedOut(await call('POST', '/api/probe/wait', { n: 1 }));
     expect(reason).toBeInstanceOf(RequestTimeout);

@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { Type, type Static, type TSchema, type TSchemaOptions, type TUnsafe } from 'typebox';
 import { isCalendarDate } from '../shared/danish-time.js';
 
 /**
@@ -95,4 +95,19 @@ export function isExactDecimal(value: unknown, decimals: number): boolean {
   } else return false;
   const m = /^(0|[1-9]\d*)(?:\.(\d+))?$/.exec(text);
   return m !== null && (m[2]?.length ?? 0) <= decimals && /[1-9]/.test(text);
+}
+
+const PRIMITIVES = new Set(['string', 'number', 'integer', 'boolean']);
+
+/**
+ * A value or null. A primitive is written `type: [T, "null"]` (JSON Schema, OpenAPI 3.1), which
+ * fast-json-stringify serializes directly; for an `anyOf` it runs Ajv on each value to pick the
+ * branch, and compiles those validators on a route's first answer (40 ms of the first /health).
+ * Objects stay an `anyOf`.
+ */
+export function Nullable<T extends TSchema>(t: T, options: TSchemaOptions = {}): TUnsafe<Static<T> | null> {
+  const schema = { ...t } as Record<string, unknown>;
+  if (typeof schema.type === 'string' && PRIMITIVES.has(schema.type))
+    return Type.Unsafe<Static<T> | null>({ ...schema, ...options, type: [schema.type, 'null'] });
+  return Type.Unsafe<Static<T> | null>(Type.Union([t, Type.Null()], options));
 }

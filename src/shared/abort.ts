@@ -1,5 +1,5 @@
 /**
- * How a request's deadline reaches its work. A route passes `request.signal` (aborted when the
+ * How a request's deadline reaches its work. A route passes `request.deadline.signal` (aborted when the
  * request runs out of REQUEST_TIMEOUT_MS or its client goes away) to its service as the last
  * argument; the service hands it to provider calls (`either(shutdown, signal)`), checks it
  * before it starts writing, and waits for work it shares with other callers through

@@ -92,7 +92,7 @@ export function ledgerRoutes(app: App, ledger: LedgerService) {
     },
     async (req, reply) =>
       req.query.format === 'csv'
-        ? sendCsv(reply, 'events.csv', s.CSV_COLUMNS.events, ledger.allEvents(req.query, req.signal))
+        ? sendCsv(reply, 'events.csv', s.CSV_COLUMNS.events, ledger.allEvents(req.query, req.deadline.signal))
         : ledger.listEvents(req.query),
   );
   app.get(
@@ -120,7 +120,7 @@ export function ledgerRoutes(app: App, ledger: LedgerService) {
         req.body,
         createdAnswer,
         req.headers['idempotency-key'],
-        req.signal,
+        req.deadline.signal,
       );
       return reply
         .code(answer.status as 201)
@@ -173,7 +173,12 @@ export function ledgerRoutes(app: App, ledger: LedgerService) {
     },
     async (req, reply) =>
       req.query.format === 'csv'
-        ? sendCsv(reply, 'deposits.csv', s.CSV_COLUMNS.deposits, ledger.allDeposits(req.query, req.signal))
+        ? sendCsv(
+            reply,
+            'deposits.csv',
+            s.CSV_COLUMNS.deposits,
+            ledger.allDeposits(req.query, req.deadline.signal),
+          )
         : ledger.listDeposits(req.query),
   );
   app.get(
@@ -204,7 +209,7 @@ export function ledgerRoutes(app: App, ledger: LedgerService) {
     },
     async (req, reply) =>
       req.query.format === 'csv'
-        ? sendCsv(reply, 'buys.csv', s.CSV_COLUMNS.buys, ledger.allBuys(req.query, req.signal))
+        ? sendCsv(reply, 'buys.csv', s.CSV_COLUMNS.buys, ledger.allBuys(req.query, req.deadline.signal))
         : ledger.listBuys(req.query),
   );
   for (const table of ['deposits', 'buys'] as const) {

@@ -70,7 +70,7 @@ export function marketRoutes(app: App, market: MarketService): void {
         response: { 200: QuoteMessage, ...problems(401, 502, 503) },
       },
     },
-    async (request) => market.quoteNow(request.signal),
+    async (request) => market.quoteNow(request.deadline.signal),
   );
 
   app.get(

@@ -1,8 +1,6 @@
-import { Type, type Static, type TSchema } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { csvColumns, Format } from '../../http/csv.js';
-import { DAYS, Day } from '../../http/types.js';
-
-const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+import { DAYS, Day, Nullable } from '../../http/types.js';
 
 export const PriceRates = Type.Object({
   date: Type.String({ format: 'date' }),

@@ -1,8 +1,5 @@
-import { Type, type TSchema } from 'typebox';
-import { DAYS, Day } from '../../http/types.js';
-
-const Nullable = <T extends TSchema>(t: T, options: { description?: string } = {}) =>
-  Type.Union([t, Type.Null()], options);
+import { Type } from 'typebox';
+import { DAYS, Day, Nullable } from '../../http/types.js';
 
 const Cents = (description: string) =>
   Type.String({

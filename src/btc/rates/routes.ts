@@ -18,7 +18,7 @@ export function ratesRoutes(app: App, rates: Rates): void {
         response: { 200: CurrencyRates, ...problems(400, 502, 503) },
       },
     },
-    async (request) => toJson(await rates.forRequest(request.params.date, request.signal)),
+    async (request) => toJson(await rates.forRequest(request.params.date, request.deadline.signal)),
   );
 }
 

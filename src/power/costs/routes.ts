@@ -32,7 +32,9 @@ export function costRoutes(app: App, service: CostService) {
     },
     async (request, reply) => {
       const { date, area, format } = request.query;
-      const answer = await service.consumerPrices(date, area, request.signal);
+      const answer =
+        service.cachedConsumerPrices(date, area) ??
+        (await service.consumerPrices(date, area, request.deadline.signal));
       void reply.header('cache-control', answer.complete ? 'public, max-age=3600' : 'no-store');
       if (format === 'csv')
         return sendCsv(
@@ -87,7 +89,7 @@ export function costRoutes(app: App, service: CostService) {
     },
     async (request) => {
       const { hours, date, area } = request.query;
-      return service.cheapest(hours, date, area, request.signal);
+      return service.cheapest(hours, date, area, request.deadline.signal);
     },
   );
 }

@@ -18,7 +18,7 @@ export function meteringRoutes(app: App, service: MeteringService) {
         response: { 200: SyncResult, ...problems(400, 401, 502, 503) },
       },
     },
-    async (request) => service.sync(request.query.date, request.signal),
+    async (request) => service.sync(request.query.date, request.deadline.signal),
   );
 
   for (const [path, table, what] of [

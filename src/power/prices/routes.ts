@@ -34,7 +34,9 @@ export function priceRoutes(app: App, service: PriceService, homePage: HomePage)
       },
     },
     async (request, reply) => {
-      const answer = await service.elprice(request.query.date, request.signal);
+      const answer =
+        service.cachedElprice(request.query.date) ??
+        (await service.elprice(request.query.date, request.deadline.signal));
       if (request.query.format !== 'csv') return sendDay(reply, answer);
       const day = JSON.parse(answer.json.toString('utf8')) as ElpriceDay;
       void reply.header('cache-control', answer.complete ? 'public, max-age=3600' : 'no-store');
@@ -53,7 +55,11 @@ export function priceRoutes(app: App, service: PriceService, homePage: HomePage)
       },
     },
     async (request, reply) => {
-      return sendDay(reply, await service.prices(request.query.date, request.query.area, request.signal));
+      const { date, area } = request.query;
+      return sendDay(
+        reply,
+        service.cachedPrices(date, area) ?? (await service.prices(date, area, request.deadline.signal)),
+      );
     },
   );
 

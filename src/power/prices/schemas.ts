@@ -1,8 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Format } from '../../http/csv.js';
-import { DAYS, Day } from '../../http/types.js';
+import { DAYS, Day, Nullable } from '../../http/types.js';
 
-const Nullable = <T extends ReturnType<typeof Type.Number>>(t: T) => Type.Union([t, Type.Null()]);
 const Area = Type.Union([Type.Literal('DK1'), Type.Literal('DK2')]);
 const InstantDk = Type.String({
   description: 'start of the period, ISO 8601 with the Danish offset of that instant',

@@ -61,10 +61,22 @@ export class PriceService {
     return danishDate(this.ctx.clock.now());
   }
 
+  /**
+   * A complete day already answered, without touching the request: a route asks this first so
+   * that a cached answer does not make the request's deadline signal (an AbortController).
+   * Only a valid date was ever cached, so a hit needs no further checking.
+   */
+  cachedElprice(date: string | undefined): SerializedDay | undefined {
+    return date === undefined ? undefined : this.elpriceCache.get(date);
+  }
+
+  cachedPrices(date: string | undefined, area: string | undefined): SerializedDay | undefined {
+    return date === undefined ? undefined : this.pricesCache.get(`${date}|${area ?? ''}`);
+  }
+
   /** `signal` is the request's: its caller stops waiting for a fetch the day shares with others. */
   async elprice(date: string | undefined, signal?: AbortSignal): Promise<SerializedDay> {
-    // Only a valid date was ever cached, so a hit needs no further checking.
-    const cached = date === undefined ? undefined : this.elpriceCache.get(date);
+    const cached = this.cachedElprice(date);
     if (cached) return cached;
     const day = this.checkDate(date);
     const known = this.elpriceCache.get(day);
@@ -79,7 +91,7 @@ export class PriceService {
     area: string | undefined,
     signal?: AbortSignal,
   ): Promise<SerializedDay> {
-    const cached = date === undefined ? undefined : this.pricesCache.get(`${date}|${area ?? ''}`);
+    const cached = this.cachedPrices(date, area);
     if (cached) return cached;
     const day = this.checkDate(date);
     const key = `${day}|${area ?? ''}`;
