@@ -68,57 +68,12 @@ from
             or m.production_kwh is not null
           ) as metered
         from
-          (
-            select
-              u.start_at,
-              u.date_dk,
-              sum(u.c) as consumption_kwh,
-              sum(u.g) as production_kwh,
-              sum(u.s) as solar_kwh
-            from
-              (
-                select
-                  start_at,
-                  date_dk,
-                  quantity_kwh as c,
-                  null::numeric as g,
-                  null::numeric as s
-                from
-                  power.consumption
-                where
-                  start_at >= $4
-                  and start_at < $5
-                union all
-                select
-                  start_at,
-                  date_dk,
-                  null,
-                  quantity_kwh,
-                  null
-                from
-                  power.production
-                where
-                  start_at >= $6
-                  and start_at < $7
-                union all
-                select
-                  start_at,
-                  date_dk,
-                  null,
-                  null,
-                  energy_kwh
-                from
-                  power.solar
-                where
-                  start_at >= $8
-                  and start_at < $9
-              ) u
-            group by
-              u.start_at,
-              u.date_dk
-          ) m
+          power.metered_hours m
           left join power.elprices e on e.time_dk = m.start_at
-          and e.price_area = $10
+          and e.price_area = $4
+        where
+          m.start_at >= $5
+          and m.start_at < $6
       ) h
     group by
       1
@@ -153,57 +108,12 @@ from
         or m.production_kwh is not null
       ) as metered
     from
-      (
-        select
-          u.start_at,
-          u.date_dk,
-          sum(u.c) as consumption_kwh,
-          sum(u.g) as production_kwh,
-          sum(u.s) as solar_kwh
-        from
-          (
-            select
-              start_at,
-              date_dk,
-              quantity_kwh as c,
-              null::numeric as g,
-              null::numeric as s
-            from
-              power.consumption
-            where
-              start_at >= $3
-              and start_at < $4
-            union all
-            select
-              start_at,
-              date_dk,
-              null,
-              quantity_kwh,
-              null
-            from
-              power.production
-            where
-              start_at >= $5
-              and start_at < $6
-            union all
-            select
-              start_at,
-              date_dk,
-              null,
-              null,
-              energy_kwh
-            from
-              power.solar
-            where
-              start_at >= $7
-              and start_at < $8
-          ) u
-        group by
-          u.start_at,
-          u.date_dk
-      ) m
+      power.metered_hours m
       left join power.elprices e on e.time_dk = m.start_at
-      and e.price_area = $9
+      and e.price_area = $3
+    where
+      m.start_at >= $4
+      and m.start_at < $5
   ) h
 order by
   h.start_at;

@@ -4,6 +4,7 @@ import * as repository from '../src/power/solar/repository.js';
 const start = new Date('2026-07-02T22:00:00Z');
 
 const examples: QueryExamples<typeof repository> = {
+  analyzeSolar: [[]],
   insertSolar: [
     [
       [

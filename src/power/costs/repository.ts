@@ -47,9 +47,10 @@ export interface CostParams {
 
 /**
  * Every metered hour of [start, end) beside its prices, DKK/kWh: consumption (D07, all points),
- * production to the grid (D06), the solar inverter's energy, the spot price in DKK/MWh, and `x`,
- * the sum of spot, tariffs, charges and markup in DKK/kWh before VAT (null when a part is missing). The hour's self-consumption is the solar energy less what went to the grid,
- * never below zero.
+ * production to the grid (D06), the solar inverter's energy (as power.metered_hours keeps them),
+ * the spot price in DKK/MWh, and `x`, the sum of spot, tariffs, charges and markup in DKK/kWh
+ * before VAT (null when a part is missing). The hour's self-consumption is the solar energy less
+ * what went to the grid, never below zero.
  */
 function meteredHours(p: CostParams) {
   return sql`
@@ -58,18 +59,9 @@ function meteredHours(p: CostParams) {
            case when m.solar_kwh is not null
                 then greatest(m.solar_kwh - coalesce(m.production_kwh, 0), 0) end as self_consumed_kwh,
            (m.consumption_kwh is not null or m.production_kwh is not null) as metered
-      from (select u.start_at, u.date_dk, sum(u.c) as consumption_kwh, sum(u.g) as production_kwh,
-                   sum(u.s) as solar_kwh
-              from (select start_at, date_dk, quantity_kwh as c, null::numeric as g, null::numeric as s
-                      from power.consumption where start_at >= ${p.start} and start_at < ${p.end}
-                    union all
-                    select start_at, date_dk, null, quantity_kwh, null
-                      from power.production where start_at >= ${p.start} and start_at < ${p.end}
-                    union all
-                    select start_at, date_dk, null, null, energy_kwh
-                      from power.solar where start_at >= ${p.start} and start_at < ${p.end}) u
-             group by u.start_at, u.date_dk) m
-      left join power.elprices e on e.time_dk = m.start_at and e.price_area = ${p.area}`;
+      from power.metered_hours m
+      left join power.elprices e on e.time_dk = m.start_at and e.price_area = ${p.area}
+     where m.start_at >= ${p.start} and m.start_at < ${p.end}`;
 }
 
 export interface CostDayRow {

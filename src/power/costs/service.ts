@@ -50,17 +50,24 @@ export class CostService {
     this.pricing = { markup: ctx.config.supplierMarkupDkkKwh, vatRate: ctx.config.vatRate };
   }
 
+  /** A complete day already answered with the current charges (see PriceService.cachedElprice). */
+  cachedConsumerPrices(date: string | undefined, area: string | undefined): ConsumerPricesAnswer | undefined {
+    const key = `${date ?? this.prices.today()}|${area ?? this.ctx.config.priceArea}`;
+    const hit = this.cache.get(key);
+    return hit && hit.version === this.prices.chargesVersion ? hit.answer : undefined;
+  }
+
   /** A day not stored is fetched as /api/elprice fetches it (shared, at most once a minute). */
   async consumerPrices(
     date: string | undefined,
     area: string | undefined,
     signal?: AbortSignal,
   ): Promise<ConsumerPricesAnswer> {
+    const hit = this.cachedConsumerPrices(date, area);
+    if (hit) return hit;
     const day = date ?? this.prices.today();
     const where = area ?? this.ctx.config.priceArea;
     const key = `${day}|${where}`;
-    const hit = this.cache.get(key);
-    if (hit && hit.version === this.prices.chargesVersion) return hit.answer;
     const version = this.prices.chargesVersion;
     await this.prices.elprice(day, signal);
     const hours = await this.pricedHours(day, where);

@@ -92,7 +92,7 @@ export function meteringService(deps: MeteringDeps) {
 
       // A request out of time writes nothing rather than something its caller never hears of.
       signal?.throwIfAborted();
-      return db.transaction().execute(async (trx) => {
+      const result = await db.transaction().execute(async (trx) => {
         await repo.lockSyncDate(trx, day);
         if (await repo.hasConsumptionBetween(trx, start, end)) return outcome(day, 'already synced');
         await repo.upsertMeteringPoints(trx, points.map(parentRow));
@@ -128,6 +128,8 @@ export function meteringService(deps: MeteringDeps) {
           consumption += await repo.insertEnergy(trx, 'power.consumption', rows);
         return outcome(day, 'synced', production, consumption);
       });
+      if (result.status === 'synced') await repo.analyzeEnergy(db);
+      return result;
     },
 
     /** Stored hourly rows of a Danish day (23, 24 or 25 hours); the date defaults to today. */

@@ -1,5 +1,11 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db/schema.js';
 import type { SolarTable } from './tables.js';
+
+/** Fresh planner statistics after an import (see metering's analyzeEnergy). */
+export async function analyzeSolar(db: Db): Promise<void> {
+  await sql`analyze power.solar, power.metered_hours`.execute(db);
+}
 
 /** Returns how many rows were new; an hour already stored is kept as it is. */
 export async function insertSolar(db: Db, rows: SolarTable[]): Promise<number> {

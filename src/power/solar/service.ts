@@ -5,7 +5,7 @@ import type { Db } from '../../db/schema.js';
 import type { Clock } from '../../shared/clock.js';
 import { danishDate, danishDayBounds, toDanishIso } from '../../shared/danish-time.js';
 import { parseRow, readHeader, RowError, type ReadingName } from './csv.js';
-import { insertSolar, solarBetween } from './repository.js';
+import { analyzeSolar, insertSolar, solarBetween } from './repository.js';
 import type { SolarTable } from './tables.js';
 
 /** Rows per INSERT: large enough to be fast, small enough to keep memory flat. */
@@ -55,7 +55,7 @@ export async function importSolarFile(
   });
   const errors: { line: number; message: string }[] = [];
   try {
-    return await db.transaction().execute(async (trx) => {
+    const result = await db.transaction().execute(async (trx) => {
       let header: Map<string, number> | null = null;
       let previous: { at: number; line: number } | null = null;
       let batch: SolarTable[] = [];
@@ -103,6 +103,8 @@ export async function importSolarFile(
       onProgress?.(total, total, rows);
       return { file, rows, inserted };
     });
+    if (result.inserted > 0) await analyzeSolar(db);
+    return result;
   } catch (e) {
     // csv-parse reports malformed CSV (an unclosed quote) with the line it reached.
     const csv = e as { code?: string; lines?: number; message: string };
