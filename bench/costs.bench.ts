@@ -40,7 +40,9 @@ export async function seedYear(db: Db) {
     select t, round((2 * abs(sin(extract(epoch from t) / 9000)))::numeric, 3), 1000, 230, 4.35, 50, 30, 1000
       from ${hours} t where extract(hour from t) between 6 and 17`.execute(db);
   // Statistics, as autovacuum would gather them on a database in use.
-  await sql`analyze power.elprices, power.consumption, power.production, power.solar`.execute(db);
+  await sql`analyze power.elprices, power.consumption, power.production, power.solar, power.metered_hours`.execute(
+    db,
+  );
 }
 
 async function timeEach(ops: (() => Promise<unknown>)[], rounds: number): Promise<number[]> {

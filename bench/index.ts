@@ -1,6 +1,7 @@
 import type { Benchmark } from './lib.js';
 import { healthBench } from './health.bench.js';
 import { ledgerBench } from './ledger.bench.js';
+import { ledgerPgliteBench } from './ledger-pglite.bench.js';
 import { portfolioBench } from './portfolio.bench.js';
 import { streamFanoutBench } from './stream-fanout.bench.js';
 import { elpriceBench } from './elprice.bench.js';
@@ -11,6 +12,7 @@ import { costsBench } from './costs.bench.js';
 export const benchmarks: Benchmark[] = [
   healthBench,
   ledgerBench,
+  ledgerPgliteBench,
   portfolioBench,
   streamFanoutBench,
   elpriceBench,

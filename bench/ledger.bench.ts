@@ -18,7 +18,7 @@ const EVENTS = 1_000_000;
 const SERVER = process.env.BENCH_DATABASE_URL || 'postgres://root@127.0.0.1:5432/test';
 
 /** The rebuild's work written out bare: one transaction, no locks taken explicitly, no app. */
-const BARE_REBUILD = `
+export const BARE_REBUILD = `
 begin;
 delete from btc.deposits;
 insert into btc.deposits (id, event_id, occurred_at, wallet, currency, amount, amount_eur, amount_dkk, amount_usd)
@@ -50,7 +50,7 @@ async function withScratchDatabase<T>(fn: (url: string) => Promise<T>): Promise<
   }
 }
 
-async function timed(fn: () => Promise<unknown>): Promise<number> {
+export async function timed(fn: () => Promise<unknown>): Promise<number> {
   const t0 = performance.now();
   await fn();
   return performance.now() - t0;
@@ -154,7 +154,7 @@ async function historyCheckCost(database: Database, n: number): Promise<[number,
 class RolledBack extends Error {}
 
 /** Events per second through `url`, with `clients` posting back to back for `seconds`. */
-async function postRate(
+export async function postRate(
   url: string,
   clients: number,
   seconds: number,
