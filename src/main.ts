@@ -64,6 +64,21 @@ async function main(argv: string[]): Promise<number> {
 }
 
 async function serve(config: Config): Promise<number> {
+  // Signals are taken from the first moment: one that comes while the service is still starting
+  // stops it once it has started (the database is then closed cleanly), never halfway.
+  let signalled: string | null = null;
+  let stopNow: (() => void) | null = null;
+  const onSignal = (signal: string) => {
+    if (signalled) {
+      console.error(`second ${signal}: exiting now`);
+      process.exit(1);
+    }
+    signalled = signal;
+    stopNow?.();
+  };
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+  process.on('SIGINT', () => onSignal('SIGINT'));
+
   const opening = startDatabase({ server: config.database, dataDir: config.dataDir });
   // handled below, after the import; this only keeps a fast failure from counting as unhandled
   opening.catch(() => {});
@@ -73,14 +88,8 @@ async function serve(config: Config): Promise<number> {
   });
   const runtime = await createRuntime(config, { opening });
   const { app, ctx } = runtime;
-  let signalled = false;
-  const onSignal = (signal: string) => {
-    if (signalled) {
-      ctx.log.warn(`second ${signal}: exiting now`);
-      process.exit(1);
-    }
-    signalled = true;
-    ctx.log.info(`${signal}: shutting down`);
+  stopNow = () => {
+    ctx.log.info(`${signalled}: shutting down`);
     runtime.stop().then(
       () => process.exit(0),
       (e: unknown) => {
@@ -89,14 +98,22 @@ async function serve(config: Config): Promise<number> {
       },
     );
   };
-  process.on('SIGTERM', () => onSignal('SIGTERM'));
-  process.on('SIGINT', () => onSignal('SIGINT'));
-  await app.listen({ port: config.port, host: config.host });
-  ctx.log.info(
-    { services: config.services, database: config.database ? 'postgres' : config.dataDir },
-    `satwatt listening on http://${config.host}:${config.port} (API reference at /docs)`,
-  );
-  await runtime.startFeeds();
+  if (signalled) stopNow();
+  else {
+    try {
+      await app.listen({ port: config.port, host: config.host });
+      ctx.log.info(
+        { services: config.services, database: config.database ? 'postgres' : config.dataDir },
+        `satwatt listening on http://${config.host}:${config.port} (API reference at /docs)`,
+      );
+      await runtime.startFeeds();
+    } catch (e) {
+      // what a shutdown cut short is the shutdown's to report
+      if (signalled) return new Promise<number>(() => {});
+      await runtime.stop().catch(() => {});
+      throw e;
+    }
+  }
   return new Promise<number>(() => {});
 }
 

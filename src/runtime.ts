@@ -148,15 +148,24 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     throw e;
   });
   let stopping: Promise<void> | null = null;
+  let starting: Promise<void> | null = null;
   return {
     ...built,
     ctx,
-    startFeeds: async () => {
-      for (const f of built.features) await f.start?.();
+    startFeeds: () => {
+      starting = (async () => {
+        for (const f of built.features) {
+          if (ctx.shutdown.aborted) return;
+          await f.start?.();
+        }
+      })();
+      return starting;
     },
     stop: () => {
       stopping ??= (async () => {
         abort();
+        // a feature still starting finishes (its waits end on the abort) before anything is closed
+        await starting?.catch(() => {});
         for (const f of [...built.features].reverse()) {
           await Promise.resolve(f.stop?.()).catch((e: unknown) =>
             ctx.log.error({ err: e, feature: f.name }, 'stop failed'),

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -25,12 +26,12 @@ describe('satwatt serve, as a process (compiled, as npm start runs it)', () => {
         expect(first.output()).toContain('migrations applied');
 
         const second = runSatwatt(['serve'], { ...env, PORT: String(await freePort()) }, compiled);
-        expect(await second.exited).toBe(1);
+        expect(await second.exited, second.output()).toBe(1);
         expect(second.output()).toMatch(/is in use by process \d+/);
       } finally {
         first.child.kill('SIGTERM');
       }
-      expect(await first.exited).toBe(0);
+      expect(await first.exited, first.output()).toBe(0);
 
       const again = runSatwatt(['serve'], env, compiled);
       try {
@@ -39,7 +40,35 @@ describe('satwatt serve, as a process (compiled, as npm start runs it)', () => {
       } finally {
         again.child.kill('SIGINT');
       }
-      expect(await again.exited).toBe(0);
+      expect(await again.exited, again.output()).toBe(0);
+    },
+  );
+
+  it(
+    'stops cleanly on a signal that comes while it is still starting, and starts again on that data',
+    { timeout: 120_000 },
+    async () => {
+      const dataDir = await mkdtemp(path.join(tmpdir(), 'satwatt-e2e-'));
+      const port = await freePort();
+      const env = { ...FEEDS_OFF, PORT: String(port), DATA_DIR: dataDir };
+      const starting = runSatwatt(['serve'], env, compiled);
+      // the lock is taken as the database starts opening, well before a fresh folder is migrated
+      while (!existsSync(path.join(dataDir, 'satwatt.lock'))) {
+        expect(starting.child.exitCode, starting.output()).toBeNull();
+        await new Promise((r) => setTimeout(r, 2));
+      }
+      starting.child.kill('SIGTERM');
+      expect(await starting.exited, starting.output()).toBe(0);
+      expect(existsSync(path.join(dataDir, 'satwatt.lock'))).toBe(false);
+
+      const again = runSatwatt(['serve'], env, compiled);
+      try {
+        const health = await (await waitForHttp(`http://127.0.0.1:${port}/health`)).json();
+        expect(health).toMatchObject({ status: 'ok', database: { kind: 'pglite', ok: true } });
+      } finally {
+        again.child.kill('SIGTERM');
+      }
+      expect(await again.exited, again.output()).toBe(0);
     },
   );
 

@@ -93,7 +93,8 @@ export class PgliteThread {
     this.stopped ??= e;
     this.closed = true;
     this.onReady(e);
-    for (const call of this.pending.values()) call.reject(e);
+    // a call cut off by close() learns that the database was closed, not that its thread ended
+    for (const call of this.pending.values()) call.reject(this.stopped);
     this.pending.clear();
   }
 
