@@ -34,7 +34,8 @@ beforeAll(async () => {
       '--disable-sync',
     ],
   });
-  page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+  // a browser far from Denmark: every time the page shows must still be Danish time
+  page = await browser.newPage({ viewport: { width: 390, height: 844 }, timezoneId: 'America/Los_Angeles' });
   // The browser's clock follows the app's, so that "now" on the page is the app's current hour.
   await page.clock.setFixedTime(new Date('2025-10-25T10:00:00Z'));
   // A Content-Security-Policy violation or a script error shows up here.
@@ -123,6 +124,7 @@ describe('home page in Chromium', () => {
     expect(await now.count()).toBe(1);
     expect(await now.getAttribute('data-time')).toBe('2026-03-28T13:00:00+01:00');
     expect(await now.getAttribute('aria-current')).toBe('time');
+    expect(await page.locator('#status').textContent()).toBe('Updated 13.00.00');
     expect(await page.locator('details.hour.now').count()).toBe(1);
     const inView = await now.evaluate((e) => {
       const r = e.getBoundingClientRect();

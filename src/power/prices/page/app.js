@@ -379,7 +379,8 @@
       }
       shown = { today, tomorrow, tomorrowDate, tomorrowError };
       render();
-      $('status').textContent = 'Updated ' + new Date().toLocaleTimeString('da-DK');
+      $('status').textContent =
+        'Updated ' + new Date().toLocaleTimeString('da-DK', { timeZone: 'Europe/Copenhagen' });
     } catch (e) {
       $('status').textContent = 'Could not load prices: ' + e.message;
     } finally {
