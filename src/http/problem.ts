@@ -80,7 +80,27 @@ export function validationDetail(error: FastifyError): string {
   if (typeof params.missingProperty === 'string') field = join(field, params.missingProperty);
   if (typeof params.additionalProperty === 'string')
     return `${where}${field ? `.${field}` : ''}: unknown field "${params.additionalProperty}"`;
-  return `${where}${field ? `.${field}` : ''}: ${messageOf(first.keyword, params) ?? first.message ?? 'is invalid'}`;
+  const message =
+    allowedValues(error.validation ?? [], first.instancePath) ??
+    messageOf(first.keyword, params) ??
+    first.message ??
+    'is invalid';
+  return `${where}${field ? `.${field}` : ''}: ${message}`;
+}
+
+/** A choice of literals (`DK1 | DK2`) fails once per literal; the answer names them all. */
+function allowedValues(errors: NonNullable<FastifyError['validation']>, instancePath: string): string | null {
+  const values = errors
+    .filter((e) => e.instancePath === instancePath)
+    .flatMap((e) => {
+      if (e.keyword === 'const') return [e.params.allowedValue];
+      if (e.keyword === 'enum' && Array.isArray(e.params.allowedValues))
+        return e.params.allowedValues as unknown[];
+      return [];
+    })
+    .map((v) => JSON.stringify(v));
+  if (values.length === 0) return null;
+  return values.length === 1 ? `must be ${values[0]}` : `must be one of ${values.join(', ')}`;
 }
 
 /** Plainer words for the date keywords than Ajv's own. */

@@ -1,0 +1,51 @@
+import type { FastifyError } from 'fastify';
+import { Type, type TSchema } from 'typebox';
+import { describe, expect, it } from 'vitest';
+import { validationDetail } from './problem.js';
+import { validatorCompiler } from './validation.js';
+
+const compile = validatorCompiler();
+
+/** The detail of the 400 a request part would get, from the project's own validator. */
+function detailFor(schema: TSchema, httpPart: string, data: unknown): string {
+  const validate = compile({ schema, httpPart, method: 'GET', url: '/x' }) as ((d: unknown) => boolean) & {
+    errors?: FastifyError['validation'] | null;
+  };
+  expect(validate(structuredClone(data))).toBe(false);
+  const error = Object.assign(new Error('invalid'), {
+    code: 'FST_ERR_VALIDATION',
+    name: 'FastifyError',
+    validation: validate.errors ?? [],
+    validationContext: httpPart,
+  }) as unknown as FastifyError;
+  return validationDetail(error);
+}
+
+const Query = Type.Object(
+  {
+    area: Type.Optional(Type.Union([Type.Literal('DK1'), Type.Literal('DK2')])),
+    format: Type.Optional(Type.Literal('csv')),
+    kind: Type.Optional(Type.Union([Type.Literal('hour'), Type.Literal('day'), Type.Literal('month')])),
+    day: Type.Optional(Type.String({ format: 'date' })),
+  },
+  { additionalProperties: false },
+);
+
+describe('validationDetail', () => {
+  it('names every allowed value of a choice, and the one value of a literal', () => {
+    expect(detailFor(Query, 'querystring', { area: 'dk1' })).toBe(
+      'querystring.area: must be one of "DK1", "DK2"',
+    );
+    expect(detailFor(Query, 'querystring', { kind: 'week' })).toBe(
+      'querystring.kind: must be one of "hour", "day", "month"',
+    );
+    expect(detailFor(Query, 'querystring', { format: 'CSV' })).toBe('querystring.format: must be "csv"');
+  });
+
+  it('names an unknown field and a malformed date', () => {
+    expect(detailFor(Query, 'querystring', { extra: '1' })).toBe('querystring: unknown field "extra"');
+    expect(detailFor(Query, 'querystring', { day: '2026-02-30' })).toBe(
+      'querystring.day: must be a calendar date YYYY-MM-DD',
+    );
+  });
+});
