@@ -98,23 +98,26 @@ async function serve(config: Config): Promise<number> {
       },
     );
   };
-  if (signalled) stopNow();
-  else {
-    try {
-      await app.listen({ port: config.port, host: config.host });
-      ctx.log.info(
-        { services: config.services, database: config.database ? 'postgres' : config.dataDir },
-        `satwatt listening on http://${config.host}:${config.port} (API reference at /docs)`,
-      );
-      await runtime.startFeeds();
-    } catch (e) {
-      // what a shutdown cut short is the shutdown's to report
-      if (signalled) return new Promise<number>(() => {});
-      await runtime.stop().catch(() => {});
-      throw e;
-    }
+  // the process ends through process.exit(), from stopNow or from main()
+  const running = new Promise<number>(() => {});
+  if (signalled) {
+    stopNow();
+    return running;
   }
-  return new Promise<number>(() => {});
+  try {
+    await app.listen({ port: config.port, host: config.host });
+    ctx.log.info(
+      { services: config.services, database: config.database ? 'postgres' : config.dataDir },
+      `satwatt listening on http://${config.host}:${config.port} (API reference at /docs)`,
+    );
+    await runtime.startFeeds();
+  } catch (e) {
+    // what a shutdown cut short is the shutdown's to report
+    if (signalled) return running;
+    await runtime.stop().catch(() => {});
+    throw e;
+  }
+  return running;
 }
 
 main(process.argv.slice(2)).then(

@@ -131,12 +131,10 @@ export interface Runtime extends BuiltApp {
 /** The context, the configured services' features and the app that serves them. */
 export async function createRuntime(config: Config, opts: RuntimeOptions = {}): Promise<Runtime> {
   const { ctx, abort, close, migrated } = await beginContext(config, opts);
-  const built = await buildApp(ctx, { ...SERVICES, ...opts.services }).catch(async (e: unknown) => {
-    await close();
-    throw e;
-  });
-  // Fastify's plugins and routes made ready while the database is still opening
+  let built: BuiltApp;
   try {
+    built = await buildApp(ctx, { ...SERVICES, ...opts.services });
+    // Fastify's plugins and routes made ready while the database is still opening
     await built.app.ready();
   } catch (e) {
     await close();

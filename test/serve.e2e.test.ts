@@ -9,6 +9,13 @@ import { ensureBuilt, FEEDS_OFF, freePort, ROOT, runSatwatt, waitForHttp } from 
 // The compiled start, as `npm start` runs it: dist/ through scripts/start.mjs.
 const compiled = { compiled: true };
 
+/** A new data folder and a free port, and the environment of a quiet service on them. */
+async function newInstance() {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'satwatt-e2e-'));
+  const port = await freePort();
+  return { dataDir, port, env: { ...FEEDS_OFF, PORT: String(port), DATA_DIR: dataDir } };
+}
+
 describe('satwatt serve, as a process (compiled, as npm start runs it)', () => {
   beforeAll(() => ensureBuilt({ quiet: true }), 180_000);
 
@@ -16,9 +23,7 @@ describe('satwatt serve, as a process (compiled, as npm start runs it)', () => {
     'starts on the embedded database, refuses a second process on it, stops cleanly and restarts on the same data',
     { timeout: 120_000 },
     async () => {
-      const dataDir = await mkdtemp(path.join(tmpdir(), 'satwatt-e2e-'));
-      const port = await freePort();
-      const env = { ...FEEDS_OFF, PORT: String(port), DATA_DIR: dataDir };
+      const { port, env } = await newInstance();
       const first = runSatwatt(['serve'], env, compiled);
       try {
         const health = await (await waitForHttp(`http://127.0.0.1:${port}/health`)).json();
@@ -48,9 +53,7 @@ describe('satwatt serve, as a process (compiled, as npm start runs it)', () => {
     'stops cleanly on a signal that comes while it is still starting, and starts again on that data',
     { timeout: 120_000 },
     async () => {
-      const dataDir = await mkdtemp(path.join(tmpdir(), 'satwatt-e2e-'));
-      const port = await freePort();
-      const env = { ...FEEDS_OFF, PORT: String(port), DATA_DIR: dataDir };
+      const { dataDir, port, env } = await newInstance();
       const starting = runSatwatt(['serve'], env, compiled);
       // the lock is taken as the database starts opening, well before a fresh folder is migrated
       while (!existsSync(path.join(dataDir, 'satwatt.lock'))) {
@@ -76,9 +79,7 @@ describe('satwatt serve, as a process (compiled, as npm start runs it)', () => {
     'serves from the bundle what it reads from files and loads on demand: page, API reference, streams, commands',
     { timeout: 120_000 },
     async () => {
-      const dataDir = await mkdtemp(path.join(tmpdir(), 'satwatt-e2e-'));
-      const port = await freePort();
-      const env = { ...FEEDS_OFF, PORT: String(port), DATA_DIR: dataDir };
+      const { port, env } = await newInstance();
       const base = `http://127.0.0.1:${port}`;
       const help = runSatwatt(['--help'], env, compiled);
       expect(await help.exited).toBe(0);
