@@ -1,5 +1,6 @@
 import { parse } from 'csv-parse';
-import { createReadStream } from 'node:fs';
+import { createReadStream, type ReadStream } from 'node:fs';
+import { pipeline } from 'node:stream';
 import { stat } from 'node:fs/promises';
 import type { Db } from '../../db/schema.js';
 import type { Clock } from '../../shared/clock.js';
@@ -42,17 +43,27 @@ export async function importSolarFile(
   file: string,
   onProgress?: ImportProgress,
 ): Promise<ImportResult> {
-  const total = (await stat(file)).size;
-  const input = createReadStream(file);
-  const parser = input.pipe(
-    parse({ bom: true, skip_empty_lines: true, relax_column_count: true, info: true }),
-  );
+  const found = await stat(file);
+  if (!found.isFile()) throw new Error(`${file} is not a file`);
+  const total = found.size;
+  let input: ReadStream | null = null;
   let bytes = 0;
   let rows = 0;
-  input.on('data', (chunk) => {
-    bytes += chunk.length;
-    onProgress?.(bytes, total, rows);
-  });
+  /**
+   * Opened only once the transaction has begun, and joined by pipeline(): a small file is read
+   * to its end at once, and a parse or read error that came before the loop reads it must still
+   * reach the loop, never go uncaught.
+   */
+  const records = (): AsyncIterable<{ record: string[]; info: { lines: number } }> => {
+    input = createReadStream(file);
+    input.on('data', (chunk) => {
+      bytes += chunk.length;
+      onProgress?.(bytes, total, rows);
+    });
+    const parser = parse({ bom: true, skip_empty_lines: true, relax_column_count: true, info: true });
+    pipeline(input, parser, () => {});
+    return parser;
+  };
   const errors: { line: number; message: string }[] = [];
   try {
     const result = await db.transaction().execute(async (trx) => {
@@ -61,10 +72,7 @@ export async function importSolarFile(
       let batch: SolarTable[] = [];
       let inserted = 0;
       let pending: Promise<number> | null = null;
-      for await (const { record, info } of parser as AsyncIterable<{
-        record: string[];
-        info: { lines: number };
-      }>) {
+      for await (const { record, info } of records()) {
         const line = info.lines;
         try {
           if (header === null) {
@@ -112,7 +120,7 @@ export async function importSolarFile(
       throw new SolarImportError(file, [...errors, { line: csv.lines ?? 0, message: csv.message }]);
     throw e;
   } finally {
-    input.destroy();
+    (input as ReadStream | null)?.destroy();
   }
 }
 

@@ -156,6 +156,27 @@ describe('import-solar and GET /api/solar', () => {
     expect(await rowCount()).toBe(before);
   });
 
+  it.each([
+    ['an unclosed quote', [SOLAR_HEADER, good[0]!, `"${good[1]!}`], 3, 'Quote Not Closed'],
+    ['a bad row', [SOLAR_HEADER, good[0]!.replace(':00:00+', ':30:00+')], 2, 'does not start an hour'],
+  ])(
+    'refuses %s while the database is still busy when the file has been read to its end',
+    async (_what, lines, line, message) => {
+      const file = await csv(`busy-${Math.random()}.csv`, lines);
+      const busy = sql`select pg_sleep(0.3)`.execute(t.ctx.database.db);
+      const e = await failureOf(file);
+      await busy;
+      expect(e.errors[0]).toMatchObject({ line });
+      expect(e.errors[0]!.message).toContain(message);
+    },
+  );
+
+  it('refuses a path that is a folder, naming it', async () => {
+    const cmd = command();
+    expect(await cmd.run([dir])).toBe(1);
+    expect(cmd.err).toEqual([`${dir}: ${dir} is not a file`]);
+  });
+
   it('reads quoted fields and CRLF line ends as CSV, not by splitting strings', async () => {
     const lines = [...solarLines(new Date('2024-06-01T10:00:00Z'), 2)].map((l) =>
       l
