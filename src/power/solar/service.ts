@@ -1,5 +1,5 @@
 import { parse } from 'csv-parse';
-import { createReadStream, type ReadStream } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream';
 import { stat } from 'node:fs/promises';
 import type { Db } from '../../db/schema.js';
@@ -34,6 +34,22 @@ export interface ImportProgress {
 }
 
 /**
+ * The file's CSV records, file and parser joined by pipeline(): a read or parse error that comes
+ * before the loop reads reaches the loop instead of going uncaught, and a loop that stops early
+ * closes the file.
+ */
+function csvRecords(
+  file: string,
+  onBytes: (n: number) => void,
+): AsyncIterable<{ record: string[]; info: { lines: number } }> {
+  const input = createReadStream(file);
+  input.on('data', (chunk) => onBytes(chunk.length));
+  const parser = parse({ bom: true, skip_empty_lines: true, relax_column_count: true, info: true });
+  pipeline(input, parser, () => {});
+  return parser;
+}
+
+/**
  * Streams one CSV file into power.solar inside one transaction: every row is validated, and a
  * single bad row rolls the whole file back. Rows must be in time order, which catches a
  * repeated hour without remembering every timestamp, so memory stays flat whatever the size.
@@ -46,24 +62,8 @@ export async function importSolarFile(
   const found = await stat(file);
   if (!found.isFile()) throw new Error(`${file} is not a file`);
   const total = found.size;
-  let input: ReadStream | null = null;
   let bytes = 0;
   let rows = 0;
-  /**
-   * Opened only once the transaction has begun, and joined by pipeline(): a small file is read
-   * to its end at once, and a parse or read error that came before the loop reads it must still
-   * reach the loop, never go uncaught.
-   */
-  const records = (): AsyncIterable<{ record: string[]; info: { lines: number } }> => {
-    input = createReadStream(file);
-    input.on('data', (chunk) => {
-      bytes += chunk.length;
-      onProgress?.(bytes, total, rows);
-    });
-    const parser = parse({ bom: true, skip_empty_lines: true, relax_column_count: true, info: true });
-    pipeline(input, parser, () => {});
-    return parser;
-  };
   const errors: { line: number; message: string }[] = [];
   try {
     const result = await db.transaction().execute(async (trx) => {
@@ -72,7 +72,11 @@ export async function importSolarFile(
       let batch: SolarTable[] = [];
       let inserted = 0;
       let pending: Promise<number> | null = null;
-      for await (const { record, info } of records()) {
+      // Opened only now that the transaction has begun: a small file is read to its end at once.
+      for await (const { record, info } of csvRecords(file, (n) => {
+        bytes += n;
+        onProgress?.(bytes, total, rows);
+      })) {
         const line = info.lines;
         try {
           if (header === null) {
@@ -119,8 +123,6 @@ export async function importSolarFile(
     if (typeof csv.code === 'string' && csv.code.startsWith('CSV_'))
       throw new SolarImportError(file, [...errors, { line: csv.lines ?? 0, message: csv.message }]);
     throw e;
-  } finally {
-    (input as ReadStream | null)?.destroy();
   }
 }
 
