@@ -76,9 +76,9 @@ describe('migrations', () => {
     await expect(migrate(t.database, await loadMigrations(older))).rejects.toThrow(
       'the database was migrated by a newer satwatt (it has e/0002_b.sql, which this version does not)',
     );
-    const f = await sql<{ n: number }>`select count(*)::int as n from pg_namespace where nspname = 'f'`.execute(
-      t.database.db,
-    );
+    const f = await sql<{
+      n: number;
+    }>`select count(*)::int as n from pg_namespace where nspname = 'f'`.execute(t.database.db);
     expect(f.rows[0]!.n).toBe(0);
   });
 

@@ -82,6 +82,18 @@ export async function migrate(database: Database, migrations?: Migration[]): Pro
 
 const UNDEFINED_TABLE = '42P01';
 
+/** Throws NewerDatabaseError when the database has a migration this code does not; reads only. */
+export async function checkNotNewer(database: Database, migrations?: Migration[]): Promise<void> {
+  const all = migrations ?? (await loadMigrations());
+  await database.withSession(async (s) => {
+    const applied = await readApplied(s).catch((e: unknown) => {
+      if ((e as { code?: string }).code === UNDEFINED_TABLE) return [];
+      throw e;
+    });
+    refuseNewer(all, applied);
+  });
+}
+
 interface Applied {
   schema_name: string;
   version: number;
