@@ -19,15 +19,20 @@ export class RestoreRefused extends Error {}
 export async function restoreBackup(file: string, dataDir: string): Promise<Manifest> {
   const found = await stat(file).catch(() => null);
   if (!found?.isFile()) throw new RestoreRefused(`${file} is not a file`);
-  const release = await acquireDataDirLock(dataDir);
-  const staging = path.join(dataDir, `.restore-${randomUUID()}`);
-  try {
-    const target = path.join(dataDir, 'pg');
+  const target = path.join(dataDir, 'pg');
+  const refuseFull = async () => {
     if (existsSync(target) && (await readdir(target)).length > 0)
       throw new RestoreRefused(
         `${dataDir} already holds a database (${target}); restore fills only an empty DATA_DIR: ` +
           'move that folder away or set DATA_DIR to a new one, then restore again',
       );
+  };
+  await refuseFull();
+  const release = await acquireDataDirLock(dataDir);
+  const staging = path.join(dataDir, `.restore-${randomUUID()}`);
+  try {
+    // again under the lock: a process may have made one meanwhile
+    await refuseFull();
     await mkdir(staging);
     try {
       await extract({ file, cwd: staging, strict: true, preserveOwner: false }, [MANIFEST_FILE, 'pg']);

@@ -53,6 +53,11 @@ export class BackupScheduler {
     })();
   }
 
+  /** Settles once the start's check (and the backup it made, if any) is done. */
+  firstRunDone(): Promise<void> {
+    return this.first ?? Promise.resolve();
+  }
+
   async stop(): Promise<void> {
     this.stopping.abort();
     this.job?.stop();

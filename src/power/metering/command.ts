@@ -55,7 +55,8 @@ export async function syncMonth(
   for (const day of days) {
     if (signal?.aborted) break;
     try {
-      done.push(await deps.service.sync(day, signal));
+      // no signal: with one, the call counts as a client's request, refused when the budget is spent instead of waiting
+      done.push(await deps.service.sync(day));
     } catch (e) {
       failed.push({ day, error: e instanceof Error ? e.message : String(e) });
     }

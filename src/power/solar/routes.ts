@@ -2,7 +2,7 @@ import type { App } from '../../context.js';
 import type { Db } from '../../db/schema.js';
 import type { Clock } from '../../shared/clock.js';
 import { JobLines, streamJob } from '../../http/jobs.js';
-import { problems } from '../../http/problem.js';
+import { HttpProblem, problems } from '../../http/problem.js';
 import { bufferSource, importSolarSource } from './command.js';
 import { ImportQuery, SolarQuery, SolarReadings } from './schemas.js';
 import { SOLAR_UPLOAD_MAX_BYTES, solarOfDay } from './service.js';
@@ -31,7 +31,9 @@ export function solarRoutes(app: App, deps: { db: Db; clock: Clock; shutdown: Ab
       },
     },
     (request, reply) => {
-      const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+      const body = request.body;
+      if (!Buffer.isBuffer(body))
+        throw new HttpProblem(415, 'the body must be the CSV file itself, sent as Content-Type: text/csv');
       streamJob(request, reply, deps.shutdown, (output) =>
         importSolarSource(deps.db, bufferSource(request.query.name, body), output),
       );
