@@ -51,7 +51,7 @@ const ANSWERS = [
   '/api/deposits?limit=500',
   '/api/buys?format=csv',
   '/api/deposits/totals',
-  '/api/portfolio?date=2026-06-30',
+  '/api/portfolio?at=2026-06-30',
   '/api/elprice?date=2026-03-29&area=DK1',
   '/api/costs?from=2026-01-01&to=2026-06-30',
   '/api/consumption?date=2026-10-25',

@@ -30,6 +30,8 @@ export interface Snapshot {
   stream: Readable;
   /** The file name to offer: satwatt-YYYYMMDDTHHMMSSZ.tar.gz. */
   name: string;
+  /** Removes the copy (once the stream is read or given up) and lets the next backup begin. */
+  cleaned: () => Promise<void>;
 }
 
 export interface BackupDeps {
@@ -86,15 +88,11 @@ export function backupService(deps: BackupDeps) {
       const stream = Readable.from(
         create({ gzip: true, cwd: folder, portable: true }, [MANIFEST_FILE, 'pg']),
       );
-      let released = false;
-      const once = () => {
-        if (released) return;
-        released = true;
-        void release();
-      };
-      stream.once('close', once);
-      stream.once('error', once);
-      return { manifest, stream, name: backupName(at) };
+      let cleaned: Promise<void> | null = null;
+      const clean = () => (cleaned ??= release());
+      stream.once('close', () => void clean());
+      stream.once('error', () => void clean());
+      return { manifest, stream, name: backupName(at), cleaned: () => clean() };
     } catch (e) {
       await release();
       throw e;
@@ -116,6 +114,8 @@ export function backupService(deps: BackupDeps) {
         snapshot.stream.destroy();
         await rm(partial, { force: true });
         throw e;
+      } finally {
+        await snapshot.cleaned();
       }
       return { manifest: snapshot.manifest, bytes: (await stat(target)).size };
     },
