@@ -52,7 +52,7 @@ const ANSWERS = [
   '/api/buys?format=csv',
   '/api/deposits/totals',
   '/api/portfolio?at=2026-06-30',
-  '/api/elprice?date=2026-03-29&area=DK1',
+  '/api/elprice?date=2026-03-29',
   '/api/costs?from=2026-01-01&to=2026-06-30',
   '/api/consumption?date=2026-10-25',
   '/api/solar?date=2026-06-21',
