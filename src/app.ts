@@ -16,6 +16,7 @@ import { Problem, errorHandler, problems, sendProblem } from './http/problem.js'
 import { registerRequestTimeout } from './http/timeout.js';
 import { Nullable } from './http/types.js';
 import { validatorCompiler } from './http/validation.js';
+import { createBackupFeature } from './ops/backup/index.js';
 
 export interface BuiltApp {
   app: App;
@@ -91,6 +92,10 @@ export async function buildApp(ctx: AppContext, services: Services): Promise<Bui
       for (const f of made) await f.routes?.(scope);
     });
   }
+  // Backups belong to the process, whichever services it runs.
+  const backup = createBackupFeature(ctx);
+  features.push(backup);
+  await app.register(async (scope) => backup.routes?.(scope));
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   return { app, features };
 }

@@ -1,13 +1,16 @@
-import type { CliCommand } from './context.js';
+import type { CliCommand, ConfigCommand } from './context.js';
+import { backupCommand, restoreCommand } from './ops/backup/command.js';
 import { ledgerRebuildCommand } from './btc/ledger/command.js';
 import { syncMonthCommand } from './power/metering/command.js';
 import { backfillPricesCommand } from './power/prices/command.js';
 import { importSolarCommand } from './power/solar/command.js';
 
 /** Command-line verbs beside serve and migrate. */
-export const COMMANDS: readonly CliCommand[] = [
+export const COMMANDS: readonly (CliCommand | ConfigCommand)[] = [
   ledgerRebuildCommand,
   backfillPricesCommand,
   syncMonthCommand(),
   importSolarCommand(),
+  backupCommand,
+  restoreCommand,
 ];

@@ -6,6 +6,8 @@ export const DEFAULTS = {
   DATABASE_URL: '',
   JDBC_URL: '',
   DATA_DIR: './data',
+  BACKUP_DIR: '',
+  BACKUP_KEEP: '7',
   API_TOKEN: '',
   LOG_LEVEL: 'info',
   PROVIDER_TIMEOUT_MS: '10000',

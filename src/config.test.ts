@@ -163,6 +163,19 @@ describe('config', () => {
 });
 
 describe('.env.example', () => {
+  it('turns the daily backup on with BACKUP_DIR, keeping 7 by default, and refuses it with a server', () => {
+    expect(load({}).backup).toBeNull();
+    expect(load({ BACKUP_DIR: 'backups' }).backup).toEqual({ dir: '/nonexistent-dir/backups', keep: 7 });
+    expect(load({ BACKUP_DIR: '/srv/b', BACKUP_KEEP: '30' }).backup).toEqual({ dir: '/srv/b', keep: 30 });
+    for (const keep of ['0', '-1', '1.5', 'all', '10001'])
+      expect(problemsOf({ BACKUP_DIR: '/srv/b', BACKUP_KEEP: keep })).toEqual([
+        `BACKUP_KEEP: expected a whole number from 1 to 10000, got "${keep}"`,
+      ]);
+    expect(problemsOf({ BACKUP_DIR: '/srv/b', DATABASE_URL: 'postgres://h/db' })).toEqual([
+      expect.stringMatching(/^BACKUP_DIR: the daily backup is of the embedded database; .*pg_dump/),
+    ]);
+  });
+
   it('lists every variable with its default', async () => {
     const { readFileSync } = await import('node:fs');
     const { parse } = await import('dotenv');

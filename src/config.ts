@@ -25,6 +25,8 @@ export interface Config {
   /** null means the embedded database in dataDir */
   database: PgConnection | null;
   dataDir: string;
+  /** A daily backup of the embedded database into this folder, the oldest beyond `keep` removed; null is off. */
+  backup: { dir: string; keep: number } | null;
   apiToken: string | null;
   logLevel: string;
   providerTimeoutMs: number;
@@ -212,6 +214,15 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     fail(databaseUrl !== null ? 'DATABASE_URL' : 'JDBC_URL', (e as Error).message, 0);
   }
 
+  const backupDir = optional('BACKUP_DIR');
+  if (backupDir !== null && database !== null)
+    fail(
+      'BACKUP_DIR',
+      'the daily backup is of the embedded database; with DATABASE_URL or JDBC_URL back the server up with pg_dump (docs/operations.md, "Backups")',
+      0,
+    );
+  const backupKeep = int('BACKUP_KEEP', 1, 10_000);
+
   const quoteTotal = raw('QUOTE_TOTAL_EUR');
   if (!/^\d{1,7}(\.\d{1,2})?$/.test(quoteTotal) || Number(quoteTotal) <= 0)
     fail('QUOTE_TOTAL_EUR', `expected a positive amount with at most 2 decimals, got "${quoteTotal}"`, 0);
@@ -247,6 +258,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     services: [...new Set(services)] as ServiceName[],
     database,
     dataDir: path.resolve(cwd, raw('DATA_DIR')),
+    backup: backupDir === null ? null : { dir: path.resolve(cwd, backupDir), keep: backupKeep },
     apiToken,
     logLevel,
     providerTimeoutMs: int('PROVIDER_TIMEOUT_MS', 100, 300_000),

@@ -8,6 +8,7 @@ import type {
 } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config, ServiceName } from './config.js';
+import type { RunningService } from './remote/client.js';
 import type { Database } from './db/connect.js';
 import type { HealthRegistry } from './http/health.js';
 import type { ProviderBudgets } from './providers/budget.js';
@@ -57,4 +58,16 @@ export interface CliCommand {
   usage: string;
   /** Returns the process exit code. */
   run(args: string[], ctx: AppContext): Promise<number>;
+  /**
+   * The same work sent to the running satwatt when that holds the embedded database: the same
+   * arguments, output and exit code.
+   */
+  forward?(args: string[], service: RunningService): Promise<number>;
+}
+
+/** A verb that opens the database on its own terms (a backup leaves it unmigrated, a restore makes it). */
+export interface ConfigCommand {
+  name: string;
+  usage: string;
+  runWithConfig(args: string[], config: Config): Promise<number>;
 }

@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase, startDatabase } from './db/connect.js';
+import { DataDirLockedError } from './db/data-dir-lock.js';
 
 /**
  * Only the config and the database layer are imported up front: `serve` starts opening the
@@ -53,9 +54,19 @@ async function main(argv: string[]): Promise<number> {
     console.error(`unknown command "${verb}"\n${await usage()}`);
     return 2;
   }
-  const { ctx, close } = await createContext(config, {
-    log: createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel),
-  });
+  if ('runWithConfig' in command) return command.runWithConfig(args, config);
+  let opened: Awaited<ReturnType<typeof createContext>>;
+  try {
+    opened = await createContext(config, {
+      log: createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel),
+    });
+  } catch (e) {
+    // the running service holds the embedded database: it does the work instead
+    if (!(e instanceof DataDirLockedError) || !command.forward) throw e;
+    const { forwardCommand } = await import('./remote/client.js');
+    return forwardCommand(command, args, config, e);
+  }
+  const { ctx, close } = opened;
   try {
     return await command.run(args, ctx);
   } finally {

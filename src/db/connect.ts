@@ -57,6 +57,12 @@ export interface Database {
    * restart): notifications may have been missed, so the handler re-reads what it follows.
    */
   listen(channel: string, onPayload: NotificationHandler): Promise<() => Promise<void>>;
+  /**
+   * Copies the embedded database's folder to `folder` as one consistent state: a checkpoint, then
+   * the files while no statement runs (other queries wait, for about as long as the copy takes).
+   * Null for a server (pg_dump backs one up) and for an in-memory database.
+   */
+  readonly copyTo: ((folder: string) => Promise<void>) | null;
   /** The state of the notification connection as it changes (a server's; PGlite's never does). */
   watchNotifications(watcher: (state: ListenerState) => void): () => void;
   close(): Promise<void>;
@@ -114,6 +120,18 @@ async function startPglite(dataDir: string | undefined): Promise<Database> {
     // Holding Kysely's only connection keeps every other query out until the script is done.
     withSession: (fn) => db.connection().execute(() => fn(session)),
     listen: (channel, onPayload) => pglite.listen(channel, onPayload),
+    copyTo: dataDir
+      ? (folder) =>
+          db.connection().execute(async () => {
+            // the checkpoint leaves little to replay, and only the log from its redo point on is needed
+            await pglite.exec('checkpoint');
+            const { rows } = await pglite.query<{ from: string; to: string }>(
+              'select (pg_control_checkpoint()).redo_wal_file as "from", ' +
+                'pg_walfile_name(pg_current_wal_insert_lsn()) as "to"',
+            );
+            await pglite.copyDataDir(folder, rows[0]!);
+          })
+      : null,
     watchNotifications: () => () => {},
     close: async () => {
       await db.destroy();

@@ -2,7 +2,10 @@ import { mkdir, open, readFile, unlink } from 'node:fs/promises';
 import path from 'node:path';
 
 export class DataDirLockedError extends Error {
-  constructor(dataDir: string, pid: number) {
+  constructor(
+    dataDir: string,
+    readonly pid: number,
+  ) {
     super(
       `the embedded database in ${dataDir} is in use by process ${pid}; ` +
         'only one process may open it (use a PostgreSQL server via DATABASE_URL to run several)',

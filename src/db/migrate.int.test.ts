@@ -62,6 +62,26 @@ describe('migrations', () => {
     );
   });
 
+  it('refuses a database that has a migration this code does not have, touching nothing', async () => {
+    t = await freshDatabase({ migrated: false });
+    const newer = await migrationsDir({
+      'e/0001_a.sql': 'create schema e;',
+      'e/0002_b.sql': 'create table e.later (id int);',
+    });
+    await migrate(t.database, await loadMigrations(newer));
+    const older = await migrationsDir({
+      'e/0001_a.sql': 'create schema e;',
+      'f/0003_c.sql': 'create schema f;',
+    });
+    await expect(migrate(t.database, await loadMigrations(older))).rejects.toThrow(
+      'the database was migrated by a newer satwatt (it has e/0002_b.sql, which this version does not)',
+    );
+    const f = await sql<{
+      n: number;
+    }>`select count(*)::int as n from pg_namespace where nspname = 'f'`.execute(t.database.db);
+    expect(f.rows[0]!.n).toBe(0);
+  });
+
   it('lets two processes migrate at once without applying anything twice', async () => {
     t = await freshDatabase({ migrated: false });
     const dir = await migrationsDir({

@@ -58,6 +58,7 @@ export async function migrate(database: Database, migrations?: Migration[]): Pro
       if ((e as { code?: string }).code === UNDEFINED_TABLE) return null;
       throw e;
     });
+    if (applied) refuseNewer(all, applied);
     if (applied && missing(all, applied).length === 0) return [];
     await s.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     try {
@@ -66,7 +67,9 @@ export async function migrate(database: Database, migrations?: Migration[]): Pro
         checksum text not null, applied_at timestamptz not null default now(),
         primary key (schema_name, version))`);
       const done: string[] = [];
-      for (const m of missing(all, await readApplied(s))) {
+      const now = await readApplied(s);
+      refuseNewer(all, now);
+      for (const m of missing(all, now)) {
         await applyOne(s, m);
         done.push(`${m.schema}/${m.name}`);
       }
@@ -79,14 +82,48 @@ export async function migrate(database: Database, migrations?: Migration[]): Pro
 
 const UNDEFINED_TABLE = '42P01';
 
+/** Throws NewerDatabaseError when the database has a migration this code does not; reads only. */
+export async function checkNotNewer(database: Database, migrations?: Migration[]): Promise<void> {
+  const all = migrations ?? (await loadMigrations());
+  await database.withSession(async (s) => {
+    const applied = await readApplied(s).catch((e: unknown) => {
+      if ((e as { code?: string }).code === UNDEFINED_TABLE) return [];
+      throw e;
+    });
+    refuseNewer(all, applied);
+  });
+}
+
 interface Applied {
   schema_name: string;
   version: number;
+  name: string;
   checksum: string;
 }
 
 function readApplied(s: ScriptSession): Promise<Applied[]> {
-  return s.query<Applied>('select schema_name, version, checksum from public.satwatt_migrations');
+  return s.query<Applied>('select schema_name, version, name, checksum from public.satwatt_migrations');
+}
+
+/** A database that a newer satwatt has migrated; this code does not know its tables. */
+export class NewerDatabaseError extends Error {}
+
+/**
+ * An applied migration this code does not have means a newer version wrote the database (a
+ * downgrade, or a restored backup of a newer one): running on it could write what the newer
+ * code no longer reads, so the start stops before anything is touched.
+ */
+function refuseNewer(all: Migration[], applied: Applied[]): void {
+  const known = new Set(all.map((m) => `${m.schema}/${m.version}`));
+  const unknown = applied
+    .filter((a) => !known.has(`${a.schema_name}/${a.version}`))
+    .map((a) => `${a.schema_name}/${a.name}`)
+    .sort();
+  if (unknown.length === 0) return;
+  throw new NewerDatabaseError(
+    `the database was migrated by a newer satwatt (it has ${unknown.join(', ')}, which this version does not); ` +
+      'refusing to start so that nothing is damaged: run the newer version again, or restore a backup made by this one',
+  );
 }
 
 /** The migrations not yet applied; throws when an applied one's file has changed since. */

@@ -98,7 +98,14 @@ export class PgliteThread {
     this.pending.clear();
   }
 
-  private call<T>(message: { op: string; sql?: string; params?: unknown[]; channel?: string }): Promise<T> {
+  private call<T>(message: {
+    op: string;
+    sql?: string;
+    params?: unknown[];
+    channel?: string;
+    to?: string;
+    wal?: { from: string; to: string };
+  }): Promise<T> {
     if (this.stopped) return Promise.reject(this.stopped);
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
@@ -124,6 +131,14 @@ export class PgliteThread {
       handlers.delete(handler);
       if (handlers.size === 0 && !this.stopped) await this.call({ op: 'unlisten', channel });
     };
+  }
+
+  /**
+   * Copies the database's folder to `to` while no statement runs, keeping the log segments
+   * `wal.from`..`wal.to` (file names) of pg_wal and no other.
+   */
+  copyDataDir(to: string, wal: { from: string; to: string }): Promise<void> {
+    return this.call({ op: 'copy', to, wal });
   }
 
   /** Closes the database (its files are then consistent) and ends the thread; safe to call twice. */

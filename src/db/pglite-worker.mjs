@@ -4,6 +4,8 @@
 // Its SQL runs here, so a long statement never stalls the HTTP server, and the database opens
 // while the main thread loads the server.
 import { PGlite } from '@electric-sql/pglite';
+import { constants, copyFileSync, mkdirSync, readdirSync } from 'node:fs';
+import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -79,17 +81,16 @@ const opened = PGlite.create({
   parsers,
 });
 
-port.on(
-  'message',
-  (/** @type {{ id: number, op: string, sql?: string, params?: unknown[], channel?: string }} */ m) => {
-    void handle(m).then(
-      (result) => port.postMessage({ id: m.id, result }),
-      (e) => port.postMessage({ id: m.id, error: plainError(e) }),
-    );
-  },
-);
+port.on('message', (/** @type {Message & { id: number }} */ m) => {
+  void handle(m).then(
+    (result) => port.postMessage({ id: m.id, result }),
+    (e) => port.postMessage({ id: m.id, error: plainError(e) }),
+  );
+});
 
-async function handle(/** @type {{ op: string, sql?: string, params?: unknown[], channel?: string }} */ m) {
+/** @typedef {{ op: string, sql?: string, params?: unknown[], channel?: string, to?: string, wal?: { from: string, to: string } }} Message */
+
+async function handle(/** @type {Message} */ m) {
   const pg = db ?? (await opened);
   switch (m.op) {
     case 'query': {
@@ -111,11 +112,47 @@ async function handle(/** @type {{ op: string, sql?: string, params?: unknown[],
       await stop?.();
       return null;
     }
+    case 'copy': {
+      if (!dataDir) throw new Error('the database is in memory: it has no folder to copy');
+      const { to = '', wal = { from: '', to: '' } } = m;
+      // Inside PGlite's own lock no statement is half done, and the copy is synchronous, so no
+      // statement runs while the files are read.
+      await pg.runExclusive(async () => copyFolder(dataDir, to, wal));
+      return null;
+    }
     case 'close':
       if (!pg.closed) await pg.close();
       return null;
     default:
       throw new Error(`unknown operation ${m.op}`);
+  }
+}
+
+/** A write-ahead log segment's file name: timeline, log and segment, 8 hex digits each. */
+const WAL_SEGMENT = /^[0-9A-F]{24}$/;
+
+/**
+ * The database's files as they are now, less what a start does not read: the log segments
+ * outside [wal.from, wal.to] (before the last checkpoint's redo point, or made ahead of use with
+ * old contents) and the running server's pid files. Copies share blocks where the file system
+ * can (reflinks), so the copy costs little room and time.
+ */
+function copyFolder(
+  /** @type {string} */ from,
+  /** @type {string} */ to,
+  /** @type {{ from: string, to: string }} */ wal,
+) {
+  mkdirSync(to, { recursive: true });
+  for (const entry of readdirSync(from, { withFileTypes: true })) {
+    const source = path.join(from, entry.name);
+    const target = path.join(to, entry.name);
+    if (entry.isDirectory()) copyFolder(source, target, wal);
+    else if (entry.isFile()) {
+      if (entry.name === 'postmaster.pid' || entry.name === 'postmaster.opts') continue;
+      if (path.basename(from) === 'pg_wal' && WAL_SEGMENT.test(entry.name))
+        if (entry.name < wal.from || entry.name > wal.to) continue;
+      copyFileSync(source, target, constants.COPYFILE_FICLONE);
+    }
   }
 }
 

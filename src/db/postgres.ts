@@ -58,6 +58,7 @@ export async function openPostgres(server: PgConnection, poolSize: number): Prom
       }
     },
     listen: (channel, onPayload) => listener.listen(channel, onPayload),
+    copyTo: null,
     watchNotifications: (watcher) => listener.watch(watcher),
     close: async () => {
       await listener.close();

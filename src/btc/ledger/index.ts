@@ -6,5 +6,5 @@ import { createLedgerService } from './service.js';
 /** Wallets, events, and the balances and read tables derived from them; rates convert the fiat amounts. */
 export function createLedgerFeature(ctx: AppContext, deps: { rates: RatesService }): Feature {
   const ledger = createLedgerService(ctx, deps.rates);
-  return { name: 'ledger', routes: (app) => ledgerRoutes(app, ledger) };
+  return { name: 'ledger', routes: (app) => ledgerRoutes(app, ledger, ctx.shutdown) };
 }

@@ -1,7 +1,9 @@
 import { Type } from 'typebox';
 import type { App } from '../../context.js';
 import { jsonOrCsv, sendCsv } from '../../http/csv.js';
+import { JobLines, streamJob } from '../../http/jobs.js';
 import { problems } from '../../http/problem.js';
+import { rebuildTables } from './command.js';
 import { createdAnswer, valueOf } from './problems.js';
 import * as s from './schemas.js';
 import type { LedgerService } from './service.js';
@@ -11,7 +13,7 @@ const security = [{ bearer: [] }];
 /** Ledger reads reveal the household's holdings, so they need the token like writes do. */
 const config = { private: true };
 
-export function ledgerRoutes(app: App, ledger: LedgerService) {
+export function ledgerRoutes(app: App, ledger: LedgerService, shutdown: AbortSignal) {
   app.get(
     '/api/wallets',
     {
@@ -226,4 +228,23 @@ export function ledgerRoutes(app: App, ledger: LedgerService) {
       async () => ({ rebuilt: await ledger.rebuild(table) }),
     );
   }
+  app.post(
+    '/api/jobs/ledger-rebuild',
+    {
+      schema: {
+        tags: ['jobs'],
+        summary:
+          'ledger-rebuild: recompute the read tables from all events, each atomically, the lines streamed',
+        description:
+          '`npm run cli -- ledger-rebuild` sends its work here when this service holds the embedded database.',
+        security,
+        querystring: s.RebuildQuery,
+        response: { 200: JobLines, ...problems(400, 401, 429) },
+      },
+    },
+    (request, reply) =>
+      streamJob(request, reply, shutdown, (output, signal) =>
+        rebuildTables(ledger, request.query.table ?? 'all', request.query.times ?? 1, output, signal),
+      ),
+  );
 }

@@ -134,3 +134,15 @@ export const CSV_COLUMNS = {
 } as const;
 
 export const Rebuilt = Type.Object({ rebuilt: Type.Integer() });
+
+export const RebuildQuery = Type.Object(
+  {
+    table: Type.Optional(
+      Type.Union([Type.Literal('deposits'), Type.Literal('buys'), Type.Literal('all')], {
+        description: 'the read table to rebuild; all (the default) is deposits, then buys',
+      }),
+    ),
+    times: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'rebuild this many times' })),
+  },
+  { additionalProperties: false },
+);

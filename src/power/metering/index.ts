@@ -28,5 +28,10 @@ export function createMeteringService(ctx: AppContext, opts: MeteringOptions = {
 /** Metering points, production and consumption: POST /metering/sync and the private reads. */
 export function createMeteringFeature(ctx: AppContext, opts: MeteringOptions = {}): Feature {
   const service = createMeteringService(ctx, opts);
-  return { name: 'metering', routes: (app) => meteringRoutes(app, service) };
+  const job = {
+    clock: ctx.clock,
+    checkToken: () => refreshTokenSource(ctx.config)(),
+    shutdown: ctx.shutdown,
+  };
+  return { name: 'metering', routes: (app) => meteringRoutes(app, service, job) };
 }

@@ -1,12 +1,37 @@
 import type { App } from '../../context.js';
 import { csvColumns, jsonOrCsv, sendCsv } from '../../http/csv.js';
+import { JobLines, streamJob } from '../../http/jobs.js';
 import { problems } from '../../http/problem.js';
-import { DayQuery, EnergyRow, EnergyRows, SyncQuery, SyncResult } from './schemas.js';
+import { syncMonth, type SyncMonthDeps } from './command.js';
+import { DayQuery, EnergyRow, EnergyRows, SyncMonthQuery, SyncQuery, SyncResult } from './schemas.js';
 
 const ENERGY_COLUMNS = csvColumns(EnergyRow);
 import type { MeteringService } from './service.js';
 
-export function meteringRoutes(app: App, service: MeteringService) {
+export function meteringRoutes(
+  app: App,
+  service: MeteringService,
+  job: Omit<SyncMonthDeps, 'service'> & { shutdown: AbortSignal },
+) {
+  app.post(
+    '/api/jobs/sync-month',
+    {
+      schema: {
+        tags: ['jobs'],
+        summary: 'sync-month: the metering sync of each past day of a month, its progress streamed',
+        description:
+          '`npm run cli -- sync-month` sends its work here when this service holds the embedded database.',
+        security: [{ bearer: [] }],
+        querystring: SyncMonthQuery,
+        response: { 200: JobLines, ...problems(400, 401, 429) },
+      },
+    },
+    (request, reply) =>
+      streamJob(request, reply, job.shutdown, (output, signal) =>
+        syncMonth({ ...job, service }, request.query.month, output, signal),
+      ),
+  );
+
   app.post(
     '/metering/sync',
     {

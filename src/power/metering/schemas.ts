@@ -6,6 +6,16 @@ export const SyncQuery = Type.Object({
   date: Type.Optional(Day(DAYS.metering, 'the Danish day to sync; defaults to today in Denmark')),
 });
 
+/** A month of DataHub's data, which begins in 2013 (DAYS.metering), up to 2099. */
+export const MONTH_PATTERN = '^(201[3-9]|20[2-9]\\d)-(0[1-9]|1[0-2])$';
+
+export const SyncMonthQuery = Type.Object({
+  month: Type.String({
+    pattern: MONTH_PATTERN,
+    description: 'YYYY-MM from 2013-01 (DataHub began in 2013) to 2099-12; its past days are synced',
+  }),
+});
+
 export const SyncResult = Type.Object({
   date: Type.String({ format: 'date' }),
   status: Type.Union([

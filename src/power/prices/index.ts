@@ -27,7 +27,7 @@ export function createPricesFeature(
   const scheduler = new PriceScheduler(ctx, service, health);
   return {
     name: 'prices',
-    routes: (app) => priceRoutes(app, service, loadHomePage()),
+    routes: (app) => priceRoutes(app, service, loadHomePage(), ctx.shutdown),
     start: () => {
       if (ctx.config.feeds.price) scheduler.start();
       else health.detail = 'off (PRICE_FEED_ENABLED=false)';

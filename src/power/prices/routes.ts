@@ -3,8 +3,10 @@ import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { App } from '../../context.js';
 import { csvColumns, jsonOrCsv, sendCsv } from '../../http/csv.js';
-import { problems } from '../../http/problem.js';
-import { ElpriceDay, ElpriceItem, ElpriceQuery, PricesDay, PricesQuery } from './schemas.js';
+import { JobLines, streamJob } from '../../http/jobs.js';
+import { badRequest, problems } from '../../http/problem.js';
+import { backfillPrices } from './command.js';
+import { BackfillQuery, ElpriceDay, ElpriceItem, ElpriceQuery, PricesDay, PricesQuery } from './schemas.js';
 
 const ELPRICE_COLUMNS = csvColumns(ElpriceItem);
 import type { PriceService, SerializedDay } from './service.js';
@@ -22,7 +24,30 @@ function sendDay(reply: FastifyReply, answer: SerializedDay): never {
   return reply as never;
 }
 
-export function priceRoutes(app: App, service: PriceService, homePage: HomePage) {
+export function priceRoutes(app: App, service: PriceService, homePage: HomePage, shutdown: AbortSignal) {
+  app.post(
+    '/api/jobs/backfill-prices',
+    {
+      schema: {
+        tags: ['jobs'],
+        summary:
+          'backfill-prices: day-ahead prices of the Danish days from..to, a month per request, its progress streamed',
+        description:
+          '`npm run cli -- backfill-prices` sends its work here when this service holds the embedded database.',
+        security: [{ bearer: [] }],
+        querystring: BackfillQuery,
+        response: { 200: JobLines, ...problems(400, 401, 429) },
+      },
+    },
+    (request, reply) => {
+      const { from, to } = request.query;
+      if (to < from) throw badRequest(`querystring.to: ${to} is before from (${from})`);
+      streamJob(request, reply, shutdown, (output, signal) =>
+        backfillPrices(service, from, to, output, signal),
+      );
+    },
+  );
+
   app.get(
     '/api/elprice',
     {

@@ -24,6 +24,14 @@ export const PricesQuery = Type.Object(
   { additionalProperties: false },
 );
 
+export const BackfillQuery = Type.Object(
+  {
+    from: Day(DAYS.prices, 'the first Danish day'),
+    to: Day(DAYS.prices, 'the last Danish day (included); days not yet published are left out'),
+  },
+  { additionalProperties: false },
+);
+
 export const ElpriceItem = Type.Object({
   time_dk: InstantDk,
   price_area: Type.String(),

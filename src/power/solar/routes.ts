@@ -1,11 +1,45 @@
 import type { App } from '../../context.js';
 import type { Db } from '../../db/schema.js';
 import type { Clock } from '../../shared/clock.js';
-import { problems } from '../../http/problem.js';
-import { SolarQuery, SolarReadings } from './schemas.js';
-import { solarOfDay } from './service.js';
+import { JobLines, streamJob } from '../../http/jobs.js';
+import { HttpProblem, problems } from '../../http/problem.js';
+import { bufferSource, importSolarSource } from './command.js';
+import { ImportQuery, SolarQuery, SolarReadings } from './schemas.js';
+import { SOLAR_UPLOAD_MAX_BYTES, solarOfDay } from './service.js';
 
-export function solarRoutes(app: App, deps: { db: Db; clock: Clock }) {
+export function solarRoutes(app: App, deps: { db: Db; clock: Clock; shutdown: AbortSignal }) {
+  app.addContentTypeParser(
+    'text/csv',
+    { parseAs: 'buffer', bodyLimit: SOLAR_UPLOAD_MAX_BYTES },
+    (_request, body, done) => done(null, body),
+  );
+  app.post(
+    '/api/jobs/import-solar',
+    {
+      bodyLimit: SOLAR_UPLOAD_MAX_BYTES,
+      schema: {
+        tags: ['jobs'],
+        summary:
+          'import-solar: one CSV of hourly solar readings (the body, text/csv), all or nothing, its progress streamed',
+        description:
+          '`npm run cli -- import-solar` sends each file here when this service holds the embedded database. ' +
+          `At most ${SOLAR_UPLOAD_MAX_BYTES} bytes.`,
+        security: [{ bearer: [] }],
+        querystring: ImportQuery,
+        consumes: ['text/csv'],
+        response: { 200: JobLines, ...problems(400, 401, 413, 415, 429) },
+      },
+    },
+    (request, reply) => {
+      const body = request.body;
+      if (!Buffer.isBuffer(body))
+        throw new HttpProblem(415, 'the body must be the CSV file itself, sent as Content-Type: text/csv');
+      streamJob(request, reply, deps.shutdown, (output) =>
+        importSolarSource(deps.db, bufferSource(request.query.name, body), output),
+      );
+    },
+  );
+
   app.get(
     '/api/solar',
     {

@@ -19,3 +19,15 @@ export const SolarReading = Type.Object({
 });
 
 export const SolarReadings = Type.Array(SolarReading);
+
+export const ImportQuery = Type.Object(
+  {
+    name: Type.String({
+      minLength: 1,
+      maxLength: 500,
+      pattern: '^[^\\u0000-\\u001f\\u007f]+$',
+      description: 'the file name as the user gave it, for the lines the import prints',
+    }),
+  },
+  { additionalProperties: false },
+);

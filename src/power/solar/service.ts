@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse';
 import { createReadStream } from 'node:fs';
-import { pipeline } from 'node:stream';
+import { pipeline, type Readable } from 'node:stream';
 import { stat } from 'node:fs/promises';
 import type { Db } from '../../db/schema.js';
 import type { Clock } from '../../shared/clock.js';
@@ -29,6 +29,16 @@ export class SolarImportError extends Error {
   }
 }
 
+/** The most a CSV sent to the running service may hold: a year of hourly rows is about 1 MB. */
+export const SOLAR_UPLOAD_MAX_BYTES = 32 * 1024 * 1024;
+
+/** A CSV to import: a file, or a request's body; `open` is called once the transaction has begun. */
+export interface CsvSource {
+  name: string;
+  size: number;
+  open(): Readable;
+}
+
 export interface ImportProgress {
   (bytesRead: number, totalBytes: number, rows: number): void;
 }
@@ -39,11 +49,11 @@ export interface ImportProgress {
  * closes the file.
  */
 function csvRecords(
-  file: string,
+  source: CsvSource,
   onBytes: (n: number) => void,
 ): AsyncIterable<{ record: string[]; info: { lines: number } }> {
-  const input = createReadStream(file);
-  input.on('data', (chunk) => onBytes(chunk.length));
+  const input = source.open();
+  input.on('data', (chunk: Buffer | string) => onBytes(chunk.length));
   const parser = parse({ bom: true, skip_empty_lines: true, relax_column_count: true, info: true });
   pipeline(input, parser, () => {});
   return parser;
@@ -59,9 +69,23 @@ export async function importSolarFile(
   file: string,
   onProgress?: ImportProgress,
 ): Promise<ImportResult> {
+  return importSolar(db, await fileSource(file), onProgress);
+}
+
+export async function fileSource(file: string): Promise<CsvSource> {
   const found = await stat(file);
   if (!found.isFile()) throw new Error(`${file} is not a file`);
-  const total = found.size;
+  return { name: file, size: found.size, open: () => createReadStream(file) };
+}
+
+/** importSolarFile's work on any CSV source. */
+export async function importSolar(
+  db: Db,
+  source: CsvSource,
+  onProgress?: ImportProgress,
+): Promise<ImportResult> {
+  const file = source.name;
+  const total = source.size;
   let bytes = 0;
   let rows = 0;
   const errors: { line: number; message: string }[] = [];
@@ -73,7 +97,7 @@ export async function importSolarFile(
       let inserted = 0;
       let pending: Promise<number> | null = null;
       // Opened only now that the transaction has begun: a small file is read to its end at once.
-      for await (const { record, info } of csvRecords(file, (n) => {
+      for await (const { record, info } of csvRecords(source, (n) => {
         bytes += n;
         onProgress?.(bytes, total, rows);
       })) {

@@ -1,0 +1,117 @@
+import { existsSync } from 'node:fs';
+import { createWriteStream } from 'node:fs';
+import { rename, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import type { Config } from '../../config.js';
+import type { ConfigCommand } from '../../context.js';
+import { openDatabase } from '../../db/connect.js';
+import { DataDirLockedError } from '../../db/data-dir-lock.js';
+import { NewerDatabaseError } from '../../db/migrate.js';
+import { RemoteError, runningService } from '../../remote/client.js';
+import { systemClock } from '../../shared/clock.js';
+import { restoreBackup, RestoreRefused } from './restore.js';
+import { backupService } from './service.js';
+
+const out = (line: string) => process.stdout.write(`${line}\n`);
+const err = (line: string) => process.stderr.write(`${line}\n`);
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+/** `backup FILE`: from the folder when no process holds it, else from the running service. */
+export const backupCommand: ConfigCommand = {
+  name: 'backup',
+  usage:
+    'backup FILE           a consistent backup of the embedded database (asks the running service if it holds it)',
+  async runWithConfig(args, config) {
+    if (args.length !== 1 || !args[0]) {
+      err(
+        'usage: backup FILE  (a .tar.gz to write; an existing one is replaced once the new one is complete)',
+      );
+      return 2;
+    }
+    const file = path.resolve(args[0]);
+    if (config.database) {
+      err(
+        'backup: the database is a PostgreSQL server (DATABASE_URL); back it up with pg_dump (docs/operations.md, "Backups")',
+      );
+      return 2;
+    }
+    if (!existsSync(path.join(config.dataDir, 'pg', 'PG_VERSION'))) {
+      err(`backup: ${config.dataDir} holds no database to back up`);
+      return 2;
+    }
+    const started = performance.now();
+    let database;
+    try {
+      database = await openDatabase({ server: null, dataDir: config.dataDir });
+    } catch (e) {
+      if (!(e instanceof DataDirLockedError)) throw e;
+      return fromService(config, file, e.pid, started);
+    }
+    try {
+      const service = backupService({ database, dataDir: config.dataDir, clock: systemClock });
+      const { bytes } = await service.writeFile(file);
+      out(`backup ${file}: ${mb(bytes)} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+      return 0;
+    } finally {
+      await database.close();
+    }
+  },
+};
+
+async function fromService(config: Config, file: string, pid: number, started: number): Promise<number> {
+  const service = runningService(config);
+  err(
+    `backup: the database in ${config.dataDir} is in use by process ${pid}; asking the satwatt at ${service.url}`,
+  );
+  const partial = path.join(path.dirname(file), `.${path.basename(file)}.partial-${process.pid}`);
+  try {
+    const res = await service.download('backup', '/api/backup');
+    await pipeline(
+      Readable.fromWeb(res.body as WebReadableStream<Uint8Array>),
+      createWriteStream(partial, { flush: true }),
+    );
+    await rename(partial, file);
+  } catch (e) {
+    await rm(partial, { force: true });
+    if (!(e instanceof RemoteError)) throw e;
+    err(e.message);
+    return e.exitCode;
+  }
+  const { size } = await stat(file);
+  out(`backup ${file}: ${mb(size)} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  return 0;
+}
+
+/** `restore FILE`: fills an empty DATA_DIR; a folder that holds a database is refused. */
+export const restoreCommand: ConfigCommand = {
+  name: 'restore',
+  usage: 'restore FILE          fill an empty DATA_DIR from a backup, then start the service on it',
+  async runWithConfig(args, config) {
+    if (args.length !== 1 || !args[0]) {
+      err('usage: restore FILE  (a backup written by `backup` or GET /api/backup)');
+      return 2;
+    }
+    if (config.database) {
+      err('restore: DATABASE_URL is set; a server is restored with pg_restore from its pg_dump');
+      return 2;
+    }
+    const started = performance.now();
+    try {
+      const manifest = await restoreBackup(path.resolve(args[0]), config.dataDir);
+      out(
+        `restore ${args[0]}: the backup of ${manifest.created_at} is now the database in ${config.dataDir} ` +
+          `(${((performance.now() - started) / 1000).toFixed(1)} s); start the service as usual`,
+      );
+      return 0;
+    } catch (e) {
+      if (e instanceof RestoreRefused || e instanceof DataDirLockedError || e instanceof NewerDatabaseError) {
+        err(`restore: ${e.message}`);
+        return 2;
+      }
+      throw e;
+    }
+  },
+};

@@ -1,0 +1,41 @@
+import type { AppContext, Feature } from '../../context.js';
+import { backupRoutes } from './routes.js';
+import { BackupScheduler, DEFAULT_BACKUP_PATTERN } from './scheduler.js';
+import { backupService, type BackupService } from './service.js';
+
+export function createBackupService(ctx: AppContext): BackupService {
+  return backupService({ database: ctx.database, dataDir: ctx.config.dataDir, clock: ctx.clock });
+}
+
+/**
+ * GET /api/backup, and with BACKUP_DIR the daily backup. It belongs to the process, whichever
+ * services it runs: the embedded database has one process, which is always the one to back it
+ * up (with a server there is nothing to copy, and BACKUP_DIR is refused by the config).
+ */
+export function createBackupFeature(
+  ctx: AppContext,
+  opts: { pattern?: string; firstRunDelayMs?: number } = {},
+): Feature {
+  const service = createBackupService(ctx);
+  const backup = ctx.config.backup;
+  const scheduler =
+    backup && service.available
+      ? new BackupScheduler({
+          service,
+          dir: backup.dir,
+          keep: backup.keep,
+          clock: ctx.clock,
+          log: ctx.log.child({ feature: 'backup' }),
+          health: ctx.health.feed('backup'),
+          shutdown: ctx.shutdown,
+          pattern: opts.pattern ?? DEFAULT_BACKUP_PATTERN,
+          firstRunDelayMs: opts.firstRunDelayMs ?? 60_000,
+        })
+      : null;
+  return {
+    name: 'backup',
+    routes: (app) => backupRoutes(app, service, ctx.database.kind),
+    start: () => scheduler?.start(),
+    stop: () => scheduler?.stop(),
+  };
+}

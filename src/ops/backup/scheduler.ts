@@ -1,0 +1,112 @@
+import { Cron } from 'croner';
+import { mkdir, readdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { Logger } from 'pino';
+import type { FeedHealth } from '../../http/health.js';
+import type { Clock } from '../../shared/clock.js';
+import { sleep } from '../../shared/sleep.js';
+import { BACKUP_NAME, backupName, type BackupService } from './service.js';
+
+/** Daily at 04:07 Danish time: after the btc retention (03:17) has pruned and vacuumed. */
+export const DEFAULT_BACKUP_PATTERN = '7 4 * * *';
+const DAY_MS = 86_400_000;
+
+export interface BackupSchedulerDeps {
+  service: Pick<BackupService, 'writeFile'>;
+  dir: string;
+  keep: number;
+  clock: Clock;
+  log: Logger;
+  health: FeedHealth;
+  shutdown: AbortSignal;
+  pattern: string;
+  /** A start whose newest backup is a day old or more makes one after this long. */
+  firstRunDelayMs: number;
+}
+
+/**
+ * A backup a day into BACKUP_DIR, the oldest removed beyond BACKUP_KEEP. A failure (a full
+ * disk, a folder gone) is reported in /health as the feed `backup` and tried again the next
+ * day; it never stops the service.
+ */
+export class BackupScheduler {
+  private job: Cron | null = null;
+  private running: Promise<void> | null = null;
+  private first: Promise<void> | null = null;
+  private readonly stopping = new AbortController();
+
+  constructor(private readonly deps: BackupSchedulerDeps) {
+    deps.health.detail = `daily into ${deps.dir}, keeping ${deps.keep}`;
+  }
+
+  start(): void {
+    this.job = new Cron(this.deps.pattern, { timezone: 'Europe/Copenhagen', protect: true }, () =>
+      this.runNow(),
+    );
+    const signal = AbortSignal.any([this.stopping.signal, this.deps.shutdown]);
+    this.first = (async () => {
+      const newest = (await this.backups().catch(() => [])).at(-1);
+      const age = newest ? this.deps.clock.now().getTime() - timeOf(newest) : Infinity;
+      if (age < DAY_MS) return;
+      await sleep(this.deps.firstRunDelayMs, signal);
+      if (!signal.aborted) await this.runNow();
+    })();
+  }
+
+  /** Settles once the start's check (and the backup it made, if any) is done. */
+  firstRunDone(): Promise<void> {
+    return this.first ?? Promise.resolve();
+  }
+
+  async stop(): Promise<void> {
+    this.stopping.abort();
+    this.job?.stop();
+    this.job = null;
+    await this.first;
+    await this.running;
+  }
+
+  /** One backup now unless one is under way; never throws. */
+  runNow(): Promise<void> {
+    this.running ??= (async () => {
+      const { dir, health, log } = this.deps;
+      const started = performance.now();
+      try {
+        await mkdir(dir, { recursive: true });
+        const name = backupName(this.deps.clock.now());
+        const { bytes } = await this.deps.service.writeFile(path.join(dir, name));
+        const removed = await this.prune();
+        health.success();
+        health.detail = `daily into ${dir}, keeping ${this.deps.keep}; last ${name} (${bytes} bytes)`;
+        log.info({ file: name, bytes, removed, ms: Math.round(performance.now() - started) }, 'backup: done');
+      } catch (e) {
+        health.failure(e);
+        log.error({ err: e }, 'backup failed; trying again at the next daily run');
+      } finally {
+        this.running = null;
+      }
+    })();
+    return this.running;
+  }
+
+  /** The backups in the folder, oldest first. */
+  private async backups(): Promise<string[]> {
+    return (await readdir(this.deps.dir)).filter((n) => BACKUP_NAME.test(n)).sort();
+  }
+
+  private async prune(): Promise<string[]> {
+    const all = await this.backups();
+    const old = all.slice(0, Math.max(0, all.length - this.deps.keep));
+    for (const name of old) await rm(path.join(this.deps.dir, name), { force: true });
+    // a partial file is left only by a process that stopped while writing one
+    for (const name of await readdir(this.deps.dir))
+      if (/^\.satwatt-.*\.partial-/.test(name)) await rm(path.join(this.deps.dir, name));
+    return old;
+  }
+}
+
+/** The time in a backup's name: satwatt-20261125T040700Z.tar.gz. */
+function timeOf(name: string): number {
+  const m = /^satwatt-(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z/.exec(name)!;
+  return Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!);
+}
