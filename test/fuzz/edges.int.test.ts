@@ -242,7 +242,8 @@ describe('dates: years 0000 and 9999, impossible days and days outside their ran
 
   it('takes the first and the last day of the range without a server error', async () => {
     const found: string[] = [];
-    for (const target of dates()) {
+    // a job's valid request runs a command's real work (a backfill of decades); test/remote.e2e.test.ts runs them
+    for (const target of dates().filter((x) => !x.route.path.startsWith('/api/jobs/'))) {
       const { formatMinimum: min, formatMaximum: max } = target.schema;
       const days = [min, max].filter((d) => d !== undefined);
       for (const day of days) {
