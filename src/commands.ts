@@ -1,4 +1,5 @@
 import type { CliCommand } from './context.js';
+import { importLedgerCommand } from './btc/imports/command.js';
 import { ledgerRebuildCommand } from './btc/ledger/command.js';
 import { syncMonthCommand } from './power/metering/command.js';
 import { backfillPricesCommand } from './power/prices/command.js';
@@ -7,6 +8,7 @@ import { importSolarCommand } from './power/solar/command.js';
 /** Command-line verbs beside serve and migrate. */
 export const COMMANDS: readonly CliCommand[] = [
   ledgerRebuildCommand,
+  importLedgerCommand(),
   backfillPricesCommand,
   syncMonthCommand(),
   importSolarCommand(),
