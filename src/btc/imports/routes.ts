@@ -20,7 +20,7 @@ export async function importRoutes(app: App, imports: ImportService): Promise<vo
   // A scope of its own, so that only this route reads CSV bodies, and reads up to 16 MiB of them.
   await app.register(async (plain) => {
     const scope = plain.withTypeProvider<TypeBoxTypeProvider>();
-    scope.removeContentTypeParser('text/plain');
+    scope.removeAllContentTypeParsers();
     scope.addContentTypeParser(
       ['text/csv', 'text/plain'],
       { parseAs: 'string', bodyLimit: s.IMPORT_MAX_BYTES },
@@ -63,7 +63,12 @@ export async function importRoutes(app: App, imports: ImportService): Promise<vo
           return reply.code(answer.created > 0 && !answer.dry_run ? 201 : 200).send(answer);
         } catch (e) {
           if (e instanceof ImportOptionRefused) {
-            throw new HttpProblem(e.missing ? 400 : 422, `querystring.${e.option}: ${e.reason}`);
+            const detail = `querystring.${e.option}: ${e.reason}`;
+            if (e.missing) throw new HttpProblem(400, detail);
+            return reply
+              .code(422)
+              .type('application/problem+json')
+              .send({ ...problemBody(422, detail), problems: [] });
           }
           if (!(e instanceof ImportRefused)) throw e;
           const first = e.problems.slice(0, 3).map((p) => `line ${p.line}: ${p.reason}`);
