@@ -2,10 +2,11 @@
 
 -- Each event an import created, with the reference it came from (Kraken's refid, or the
 -- `reference` column of a CSV file): unique per source, so importing the same or an
--- overlapping file again creates only what is new. A deleted event takes its reference with it,
--- so a later import may create it again.
+-- overlapping file again creates only what is new. An event deleted by hand keeps its
+-- reference, so a later import does not bring it back. (No foreign key to btc.events: the
+-- ledger's events stay a table that nothing else pins.)
 create table btc.imported_events (
-  event_id bigint primary key references btc.events (id) on delete cascade,
+  event_id bigint primary key,
   source text not null check (source in ('kraken', 'csv')),
   reference text not null check (length(reference) between 1 and 200),
   unique (source, reference)
@@ -29,9 +30,10 @@ create table btc.purchase_lots (
 );
 create index purchase_lots_exchange on btc.purchase_lots (exchange, acquired_at, id);
 
--- Which lots each imported withdrawal took its sats from. Deleting the withdrawal frees them.
+-- Which lots each imported withdrawal took its sats from; they stay taken if the withdrawal
+-- is deleted by hand, as its reference stays imported.
 create table btc.lot_allocations (
-  event_id bigint not null references btc.events (id) on delete cascade,
+  event_id bigint not null,
   lot_id bigint not null references btc.purchase_lots (id) on delete cascade,
   sats bigint not null check (sats > 0),
   primary key (event_id, lot_id)
