@@ -54,9 +54,11 @@ export async function importRoutes(app: App, imports: ImportService): Promise<vo
       },
       async (req, reply) => {
         const { source, exchange, to_wallet, dry_run } = req.query;
+        // Without a Content-Type no parser ran and no body schema applied.
+        if (typeof req.body !== 'string') throw new HttpProblem(400, 'body: send the file as text/csv');
         try {
           const answer = await imports.importLedger(
-            req.body as string,
+            req.body,
             { source, exchange, to_wallet, dry_run },
             { signal: req.deadline.signal },
           );
