@@ -91,6 +91,23 @@ describe('npm run cli -- import-ledger', () => {
     ]);
   });
 
+  it('commits nothing when its caller runs out of time', async () => {
+    const text = [KRAKEN_HEADER, ...krakenLines(steps, 'late-')].join('\n');
+    const service = importServiceOf(t.ctx, rates);
+    const options = { source: 'kraken' as const, exchange: 2, to_wallet: 7 };
+    await expect(
+      service.importLedger(text, options, { signal: AbortSignal.abort(new Error('too late')) }),
+    ).rejects.toThrow('too late');
+    // Time runs out while the events are being written: the transaction is rolled back.
+    const deadline = new AbortController();
+    const onProgress = (phase: string) => phase === 'write' && deadline.abort(new Error('out of time'));
+    await expect(
+      service.importLedger(text, options, { signal: deadline.signal, onProgress }),
+    ).rejects.toThrow('out of time');
+    expect((await t.call('GET', '/api/wallets/7')).json().balance).toBe(0);
+    expect((await service.importLedger(text, options)).created).toBe(9);
+  });
+
   it('reports its progress through a large file: the bytes parsed, then the events written', async () => {
     const many = dailyHistory(520, Date.parse('2020-01-01T09:00:00Z'));
     const text = [KRAKEN_HEADER, ...krakenLines(many, 'big-')].join('\n');

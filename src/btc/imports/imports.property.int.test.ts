@@ -42,7 +42,7 @@ const history = fc
         steps.push({
           kind: 'deposit',
           at,
-          currency: r.currency === 'ZDKK' ? 'ZEUR' : (r.currency as 'ZEUR'),
+          currency: r.currency === 'ZDKK' ? 'ZEUR' : r.currency,
           amount: money(r.cents),
         });
       if (r.kind === 'buy') {

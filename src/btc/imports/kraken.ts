@@ -44,7 +44,11 @@ export function readKraken(
     if (row.txid === '') out.skipped.push({ line: row.line, reason: 'no txid: a pending or failed entry' });
     else if (row.wallet !== '' && !/^spot\b/i.test(row.wallet))
       out.skipped.push({ line: row.line, reason: `in Kraken's "${row.wallet}" wallet, not the spot wallet` });
-    else groups.set(row.refid, [...(groups.get(row.refid) ?? []), row]);
+    else {
+      const group = groups.get(row.refid);
+      if (group) group.push(row);
+      else groups.set(row.refid, [row]);
+    }
   }
   for (const [refid, rows] of groups) {
     const of = (...types: string[]) => rows.filter((r) => types.includes(r.type));
