@@ -123,6 +123,10 @@ describe('npm run cli -- import-ledger', () => {
     expect(read.length).toBeGreaterThan(2);
     expect(read.every(([, done], i) => i === 0 || done >= read[i - 1]![1])).toBe(true);
     expect(read.at(-1)![1]).toBe(text.length);
+    const fetching = seen.filter(([p]) => p === 'rates');
+    expect(fetching[0]).toEqual(['rates', 0, fetching.at(-1)![2]]);
+    expect(fetching.at(-1)![1]).toBe(fetching.at(-1)![2]);
+    expect(seen.map(([p]) => p).filter((p, i, all) => p !== all[i - 1])).toEqual(['read', 'rates', 'write']);
     expect(seen.filter(([p]) => p === 'write')).toEqual([
       ['write', 0, 1040],
       ['write', 1040, 1040],

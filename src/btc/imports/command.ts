@@ -17,6 +17,8 @@ export interface ImportLedgerOptions {
 
 /** Files from this size on show a progress bar; smaller ones are done before it would draw. */
 const LARGE = 256 * 1024;
+/** What the bar says the import is doing: a long history's first import waits longest for its days' rates. */
+const PHASES = { read: 'reading', rates: "fetching the days' currency rates", write: 'writing' } as const;
 /** Skipped lines listed at most; the count says how many there were. */
 const LISTED = 20;
 
@@ -55,7 +57,7 @@ export function importLedgerCommand(opts: ImportLedgerOptions = {}): CliCommand 
           onProgress: (phase, done, total) => {
             if (!large) return;
             bar.setTotal(Math.max(total, 1));
-            bar.update(done, { phase: phase === 'read' ? 'reading' : 'writing' });
+            bar.update(done, { phase: PHASES[phase] });
           },
         });
         bar.stop();

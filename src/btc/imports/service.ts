@@ -23,8 +23,8 @@ export interface ImportOptions extends ImportWallets {
 export interface ImportHooks {
   /** The caller's deadline: an import that runs out of time before its commit writes nothing. */
   signal?: AbortSignal;
-  /** How far the import got: the bytes of the file parsed, then the events written. */
-  onProgress?: (phase: 'read' | 'write', done: number, total: number) => void;
+  /** How far the import got: the bytes of the file parsed, the days' rates fetched, the events written. */
+  onProgress?: (phase: 'read' | 'rates' | 'write', done: number, total: number) => void;
 }
 
 /** The import was refused whole: every problem found, each with its line. Nothing was written. */
@@ -83,6 +83,7 @@ export function createImportService(deps: ImportDeps) {
     const fetched = await fetchRates(
       daysNeedingRates(read.movements).filter((d) => d <= today),
       signal,
+      hooks,
     );
     signal.throwIfAborted();
     try {
@@ -169,12 +170,20 @@ export function createImportService(deps: ImportDeps) {
     return answerOf(source, options.dry_run === true, p, batch.rows.map(eventJson), read.skipped);
   }
 
-  /** Rates of days the ledger has not stored yet, fetched before any transaction opens (the provider may be slow). */
-  async function fetchRates(days: string[], signal: AbortSignal): Promise<DailyRates[]> {
+  /**
+   * Rates of days the ledger has not stored yet, fetched before any transaction opens: the
+   * provider may be slow, and its call budget spaces the calls (a day a second), which a long
+   * history's first import waits for. What was fetched stays stored by the rates service.
+   */
+  async function fetchRates(days: string[], signal: AbortSignal, hooks: ImportHooks): Promise<DailyRates[]> {
     const stored = await repo.storedRates(db, days);
+    const missing = days.filter((d) => !stored.has(d));
     const out: DailyRates[] = [];
-    for (const day of days.filter((d) => !stored.has(d)))
+    for (const day of missing) {
+      hooks.onProgress?.('rates', out.length, missing.length);
       out.push({ ...(await deps.rates.forDate(day, signal)), date: day });
+    }
+    if (missing.length > 0) hooks.onProgress?.('rates', missing.length, missing.length);
     return out;
   }
 
