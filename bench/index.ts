@@ -2,6 +2,7 @@ import type { Benchmark } from './lib.js';
 import { healthBench } from './health.bench.js';
 import { ledgerBench } from './ledger.bench.js';
 import { ledgerPgliteBench } from './ledger-pglite.bench.js';
+import { ledgerImportBench } from './ledger-import.bench.js';
 import { portfolioBench } from './portfolio.bench.js';
 import { streamFanoutBench } from './stream-fanout.bench.js';
 import { elpriceBench } from './elprice.bench.js';
@@ -14,6 +15,7 @@ export const benchmarks: Benchmark[] = [
   healthBench,
   ledgerBench,
   ledgerPgliteBench,
+  ledgerImportBench,
   portfolioBench,
   streamFanoutBench,
   elpriceBench,

@@ -37,6 +37,7 @@ const repositoryExamples: QueryExamples<typeof repository> = {
   balancesFromEvents: [[]],
   getEvent: [[42], [42, true]],
   insertEvent: [[deposit], [buy]],
+  insertEvents: [[[deposit, buy]]],
   replaceEvent: [[42, buy]],
   deleteEvent: [[42]],
   listEvents: [
@@ -61,6 +62,14 @@ const repositoryExamples: QueryExamples<typeof repository> = {
 
 const historyExamples: QueryExamples<typeof history> = {
   refreshWalletDay: [[4, '2026-07-02']],
+  refreshWalletDays: [
+    [
+      [
+        { wallet: 4, day: '2026-07-02' },
+        { wallet: 5, day: '2026-07-02' },
+      ],
+    ],
+  ],
   appendToWalletDays: [
     [
       [
@@ -85,6 +94,10 @@ const projectionExamples: QueryExamples<typeof projections> = {
   insertRowOf: [
     ['deposits', 42],
     ['buys', 42],
+  ],
+  insertRowsOf: [
+    ['deposits', [42, 43]],
+    ['buys', [44]],
   ],
   listDeposits: [
     [{ limit: 101 }],

@@ -183,6 +183,34 @@ returning
   "amount",
   "currency";
 
+-- src/btc/ledger/repository.ts insertEvents
+insert into
+  "btc"."events" (
+    "type",
+    "occurred_at",
+    "wallet",
+    "from_wallet",
+    "to_wallet",
+    "sats",
+    "fee_sats",
+    "amount",
+    "currency"
+  )
+values
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9),
+  ($10, $11, $12, $13, $14, $15, $16, $17, $18)
+returning
+  "id",
+  "type",
+  to_char("occurred_at", 'YYYY-MM-DD') as "occurred_at",
+  "wallet",
+  "from_wallet",
+  "to_wallet",
+  "sats",
+  "fee_sats",
+  "amount",
+  "currency";
+
 -- src/btc/ledger/repository.ts insertWallet
 insert into
   "btc"."wallets" ("name", "wallet_type")
@@ -510,6 +538,82 @@ set
   low = excluded.low,
   high = excluded.high;
 
+-- src/btc/ledger/history.ts refreshWalletDays
+with
+  pairs as (
+    select
+      *
+    from
+      unnest($1::int[], $2::date[]) as p (wallet, day)
+  ),
+  moves as (
+    select
+      p.wallet,
+      p.day,
+      e.id,
+      e.sats as delta
+    from
+      pairs p
+      join btc.events e on e.to_wallet = p.wallet
+      and e.occurred_at = p.day
+      and e.type <> 'bank_to_exchange'
+    union all
+    select
+      p.wallet,
+      p.day,
+      e.id,
+      - (e.sats + e.fee_sats)
+    from
+      pairs p
+      join btc.events e on e.from_wallet = p.wallet
+      and e.occurred_at = p.day
+      and e.type = 'wallet_to_wallet'
+  ),
+  fresh as (
+    select
+      wallet,
+      day,
+      sum(delta) as delta,
+      least(0, min(running)) as low,
+      greatest(0, max(running)) as high
+    from
+      (
+        select
+          wallet,
+          day,
+          delta,
+          sum(delta) over (
+            partition by
+              wallet,
+              day
+            order by
+              id
+          ) as running
+        from
+          moves
+      ) x
+    group by
+      wallet,
+      day
+  )
+insert into
+  btc.wallet_days (wallet, day, delta, low, high)
+select
+  p.wallet,
+  p.day,
+  coalesce(f.delta, 0),
+  coalesce(f.low, 0),
+  coalesce(f.high, 0)
+from
+  pairs p
+  left join fresh f on f.wallet = p.wallet
+  and f.day = p.day
+on conflict (wallet, day) do update
+set
+  delta = excluded.delta,
+  low = excluded.low,
+  high = excluded.high;
+
 -- src/btc/ledger/projections.ts deleteAllRows (example 1)
 delete from "btc"."deposits";
 
@@ -707,6 +811,90 @@ from
 where
   e.type = 'exchange_to_wallet'
   and e.id = $1;
+
+-- src/btc/ledger/projections.ts insertRowsOf (example 1)
+insert into
+  btc.deposits (
+    id,
+    event_id,
+    occurred_at,
+    wallet,
+    currency,
+    amount,
+    amount_eur,
+    amount_dkk,
+    amount_usd
+  )
+select
+  e.id,
+  e.id as event_id,
+  e.occurred_at,
+  e.wallet,
+  e.currency,
+  e.amount,
+  round(
+    case e.currency
+      when 'EUR' then e.amount
+      when 'DKK' then e.amount / r.eur_dkk
+      else e.amount * r.usd_eur
+    end,
+    2
+  ) as amount_eur,
+  round(
+    case e.currency
+      when 'DKK' then e.amount
+      when 'EUR' then e.amount * r.eur_dkk
+      else e.amount * r.usd_dkk
+    end,
+    2
+  ) as amount_dkk,
+  round(
+    case e.currency
+      when 'USD' then e.amount
+      when 'EUR' then e.amount / r.usd_eur
+      else e.amount / r.usd_dkk
+    end,
+    2
+  ) as amount_usd
+from
+  btc.events e
+  join btc.ledger_rates r on r.date = e.occurred_at
+where
+  e.type = 'bank_to_exchange'
+  and e.id = any ($1::int8[]);
+
+-- src/btc/ledger/projections.ts insertRowsOf (example 2)
+insert into
+  btc.buys (
+    id,
+    event_id,
+    occurred_at,
+    wallet,
+    sats,
+    fee_sats,
+    amount_eur
+  )
+select
+  e.id,
+  e.id as event_id,
+  e.occurred_at,
+  e.from_wallet as wallet,
+  e.sats,
+  e.fee_sats,
+  round(
+    case e.currency
+      when 'EUR' then e.amount
+      when 'DKK' then e.amount / r.eur_dkk
+      else e.amount * r.usd_eur
+    end,
+    2
+  ) as amount_eur
+from
+  btc.events e
+  join btc.ledger_rates r on r.date = e.occurred_at
+where
+  e.type = 'exchange_to_wallet'
+  and e.id = any ($1::int8[]);
 
 -- src/btc/ledger/projections.ts listBuys (example 1)
 select

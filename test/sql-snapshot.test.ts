@@ -10,6 +10,7 @@ describe('the checked-in SQL of every repository query', () => {
       [
         'candles',
         'costs',
+        'imports',
         'ledger',
         'market',
         'metering',

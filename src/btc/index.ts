@@ -1,6 +1,7 @@
 import type { AppContext, Feature } from '../context.js';
 import { createCandlesFeature } from './candles/index.js';
 import { createLeadership } from './leadership.js';
+import { createImportsFeature } from './imports/index.js';
 import { createLedgerFeature } from './ledger/index.js';
 import { createMarketFeature } from './market/index.js';
 import { createPortfolioFeature } from './portfolio/index.js';
@@ -19,6 +20,7 @@ export function btcService(ctx: AppContext): Feature[] {
     createRatesFeature(ctx, { rates, leadership }),
     createCandlesFeature(ctx, { leadership }),
     createLedgerFeature(ctx, { rates }),
+    createImportsFeature(ctx, { rates }),
     createMarketFeature(ctx, { rates, leadership }),
     createPortfolioFeature(ctx, { rates }),
     createRetentionFeature(ctx, { leadership }),

@@ -1,6 +1,7 @@
 import type { Generated, Kysely, Transaction } from 'kysely';
 import type { CandleTables } from '../btc/candles/tables.js';
 import type { RatesTables } from '../btc/rates/tables.js';
+import type { ImportTables } from '../btc/imports/tables.js';
 import type { LedgerTables } from '../btc/ledger/tables.js';
 import type { MarketTables } from '../btc/market/tables.js';
 import type { PricesTables } from '../power/prices/tables.js';
@@ -28,6 +29,7 @@ export interface DB
     RatesTables,
     CandleTables,
     LedgerTables,
+    ImportTables,
     MarketTables,
     PricesTables,
     MeteringTables,

@@ -15,7 +15,7 @@ export interface Parameter {
 }
 interface Operation {
   parameters?: Parameter[];
-  requestBody?: { content: Record<string, { schema: JsonSchema }> };
+  requestBody?: { content: Record<string, { schema: JsonSchema; example?: unknown }> };
   responses: Record<string, { content?: Record<string, { schema: JsonSchema }> }>;
 }
 export interface Route {
@@ -43,6 +43,8 @@ export function routesOf(doc: { paths: Record<string, Record<string, Operation>>
 }
 
 const jsonBody = (op: Operation) => op.requestBody?.content['application/json']?.schema;
+/** A route that takes a file (POST /api/imports): text/csv, with the document's example beside random text. */
+const csvBody = (op: Operation) => op.requestBody?.content['text/csv'];
 
 /** The URL of a route with these path and query values. */
 export function urlFor(route: Route, path: Record<string, unknown>, q: Record<string, unknown> = {}): string {
@@ -98,9 +100,15 @@ export function requestsFor(route: Route): {
     contentType: raw ? raw.type : b === undefined ? undefined : 'application/json',
   });
   const validBody = body ? valid(body) : fc.constant(undefined);
-  const validReq = fc
-    .tuple(valid(pathSchema), valid(querySchema), validBody)
-    .map(([p, q, b]) => build('valid', p, q, b));
+  const csv = csvBody(route.op);
+  const csvText = csv
+    ? fc.oneof(valid(csv.schema), fc.constant(typeof csv.example === 'string' ? csv.example : ''))
+    : null;
+  const validReq = csvText
+    ? fc
+        .tuple(valid(pathSchema), valid(querySchema), csvText)
+        .map(([p, q, text]) => build('valid', p, q, undefined, { body: text as string, type: 'text/csv' }))
+    : fc.tuple(valid(pathSchema), valid(querySchema), validBody).map(([p, q, b]) => build('valid', p, q, b));
 
   const broken: fc.Arbitrary<FuzzRequest>[] = [];
   const pathNames = Object.keys(pathSchema.properties ?? {});
@@ -126,13 +134,34 @@ export function requestsFor(route: Route): {
   if (Object.keys(querySchema.properties ?? {}).length > 0) {
     // Any query parameter may be the broken one, not one picked once for the whole run.
     broken.push(
+      fc.constantFrom(...Object.entries(querySchema.properties ?? {})).chain(([name, schema]) =>
+        fc
+          .tuple(valid(pathSchema), valid(querySchema), invalidValue(schema), validReq)
+          .map(([p, q, bad, v]) => ({
+            ...v,
+            ...build('invalid', p, { ...(q as object), [name]: bad }, undefined),
+            body: v.body,
+            contentType: v.contentType,
+          })),
+      ),
+    );
+  }
+  if (csvText) {
+    broken.push(
       fc
-        .constantFrom(...Object.entries(querySchema.properties ?? {}))
-        .chain(([name, schema]) =>
-          fc
-            .tuple(valid(pathSchema), valid(querySchema), invalidValue(schema), validBody)
-            .map(([p, q, bad, b]) => build('invalid', p, { ...(q as object), [name]: bad }, b)),
-        ),
+        .tuple(
+          valid(pathSchema),
+          valid(querySchema),
+          fc.constantFrom(
+            { body: '{"a": 1}', type: 'application/json' },
+            { body: '<xml/>', type: 'application/xml' },
+            { body: 'a=1&b=2', type: 'application/x-www-form-urlencoded' },
+            { body: '\u0000\u0000,\u0000\n\u0000', type: 'text/csv' },
+            { body: '"unclosed,quote\n1,2', type: 'text/csv' },
+            { body: '', type: 'text/csv' },
+          ),
+        )
+        .map(([p, q, raw]) => build('invalid', p, q, undefined, raw)),
     );
   }
   if (body) {

@@ -1,3 +1,4 @@
+import { createImportsFeature } from '../../src/btc/imports/index.js';
 import { ALWAYS_LEADER } from '../../src/btc/leadership.js';
 import { createLedgerFeature } from '../../src/btc/ledger/index.js';
 import { createMarketFeature } from '../../src/btc/market/index.js';
@@ -21,6 +22,11 @@ export function powerOnly(power: ServiceFactory): Partial<Services> {
 /** The ledger alone, converting with the given rates. */
 export function ledgerOnly(rates: RatesService): Partial<Services> {
   return btcOnly((ctx) => [createLedgerFeature(ctx, { rates })]);
+}
+
+/** The ledger and its imports, converting with the given rates. */
+export function ledgerAndImports(rates: RatesService): Partial<Services> {
+  return btcOnly((ctx) => [createLedgerFeature(ctx, { rates }), createImportsFeature(ctx, { rates })]);
 }
 
 /** A feature that only adds routes, for tests of the app's shared hooks. */

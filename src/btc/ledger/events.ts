@@ -87,7 +87,8 @@ export interface BalanceChanges {
 
 export type Decision = { ok: true; changes: BalanceChanges } | { ok: false; violation: Violation };
 
-const FIELDS: Record<EventType, readonly string[]> = {
+/** The fields each event type carries beside `type` and `occurred_at`, all of them required. */
+export const EVENT_FIELDS: Record<EventType, readonly string[]> = {
   bank_to_exchange: ['wallet', 'amount', 'currency'],
   exchange_to_wallet: ['from_wallet', 'to_wallet', 'sats', 'fee_sats', 'amount', 'currency'],
   wallet_to_wallet: ['from_wallet', 'to_wallet', 'sats', 'fee_sats'],
@@ -101,7 +102,7 @@ const OPTIONAL_FIELDS = ['wallet', 'from_wallet', 'to_wallet', 'sats', 'fee_sats
  */
 export function parseEvent(body: Record<string, unknown>): EventData | Violation {
   const type = body.type as EventType;
-  const allowed = FIELDS[type];
+  const allowed = EVENT_FIELDS[type];
   for (const field of OPTIONAL_FIELDS) {
     const present = body[field] !== undefined && body[field] !== null;
     if (present && !allowed.includes(field)) return { kind: 'field_not_allowed', field, type };

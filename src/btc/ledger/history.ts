@@ -28,6 +28,38 @@ export async function refreshWalletDay(db: Db, wallet: number, day: string): Pro
 }
 
 /**
+ * Recomputes the rows of many (wallet, day) pairs from those days' events in one statement, for
+ * a batch of events written at once; a pair left without events keeps a zero row.
+ */
+export async function refreshWalletDays(
+  db: Db,
+  pairs: readonly { wallet: number; day: string }[],
+): Promise<void> {
+  if (pairs.length === 0) return;
+  await sql`
+    with pairs as (
+      select * from unnest(${pairs.map((p) => p.wallet)}::int[], ${pairs.map((p) => p.day)}::date[]) as p (wallet, day)
+    ), moves as (
+      select p.wallet, p.day, e.id, e.sats as delta
+      from pairs p join btc.events e
+        on e.to_wallet = p.wallet and e.occurred_at = p.day and e.type <> 'bank_to_exchange'
+      union all
+      select p.wallet, p.day, e.id, -(e.sats + e.fee_sats)
+      from pairs p join btc.events e
+        on e.from_wallet = p.wallet and e.occurred_at = p.day and e.type = 'wallet_to_wallet'
+    ), fresh as (
+      select wallet, day, sum(delta) as delta, least(0, min(running)) as low, greatest(0, max(running)) as high
+      from (select wallet, day, delta, sum(delta) over (partition by wallet, day order by id) as running from moves) x
+      group by wallet, day
+    )
+    insert into btc.wallet_days (wallet, day, delta, low, high)
+    select p.wallet, p.day, coalesce(f.delta, 0), coalesce(f.low, 0), coalesce(f.high, 0)
+    from pairs p left join fresh f on f.wallet = p.wallet and f.day = p.day
+    on conflict (wallet, day) do update
+      set delta = excluded.delta, low = excluded.low, high = excluded.high`.execute(db);
+}
+
+/**
  * Adds newly recorded events to their wallets' days without reading the day's events: a new
  * event has the largest id of its day (ids only grow, and the wallet's lock orders its writers),
  * so it comes last, and the day's lowest and highest point can only be its new end.

@@ -86,6 +86,12 @@ export async function insertRowOf(db: Db, table: ReadTable, eventId: number): Pr
   await sql`${ROWS[table].insert} ${ROWS[table].select(sql`e.id = ${eventId}`)}`.execute(db);
 }
 
+/** The read rows of many new events at once. */
+export async function insertRowsOf(db: Db, table: ReadTable, eventIds: readonly number[]): Promise<void> {
+  if (eventIds.length === 0) return;
+  await sql`${ROWS[table].insert} ${ROWS[table].select(sql`e.id = any(${eventIds}::int8[])`)}`.execute(db);
+}
+
 export type DepositRow = Selectable<DepositsTable>;
 export type BuyRow = Selectable<BuysTable>;
 

@@ -1,3 +1,4 @@
+import type { FastifySchemaCompiler } from 'fastify';
 import { Type } from 'typebox';
 import type { App } from '../../context.js';
 import { jsonOrCsv, sendCsv } from '../../http/csv.js';
@@ -13,7 +14,18 @@ const security = [{ bearer: [] }];
 /** Ledger reads reveal the household's holdings, so they need the token like writes do. */
 const config = { private: true };
 
+/**
+ * The validator of an event body: the document shows each type on its own (EventBody), the
+ * validator checks the envelope of every field's shape (EventEnvelope), and the ledger which
+ * fields a type carries, in its own words.
+ */
+function envelopeValidator(app: App): FastifySchemaCompiler<unknown> {
+  return (route) =>
+    app.validatorCompiler!(route.httpPart === 'body' ? { ...route, schema: s.EventEnvelope } : route);
+}
+
 export function ledgerRoutes(app: App, ledger: LedgerService, shutdown: AbortSignal) {
+  const validatorCompiler = envelopeValidator(app);
   app.get(
     '/api/wallets',
     {
@@ -108,6 +120,7 @@ export function ledgerRoutes(app: App, ledger: LedgerService, shutdown: AbortSig
   app.post(
     '/api/events',
     {
+      validatorCompiler,
       schema: {
         tags,
         security,
@@ -133,6 +146,7 @@ export function ledgerRoutes(app: App, ledger: LedgerService, shutdown: AbortSig
   app.put(
     '/api/events/:id',
     {
+      validatorCompiler,
       schema: {
         tags,
         security,

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { csvColumns, Format } from '../../http/csv.js';
 import { Amount, Cursor, DAYS, Day as DayOf, Decimal } from '../../http/types.js';
-import { CURRENCIES, EVENT_TYPES } from './events.js';
+import { CURRENCIES, EVENT_FIELDS, EVENT_TYPES, type EventType } from './events.js';
 
 const WalletType = Type.Union([Type.Literal('exchange'), Type.Literal('wallet')]);
 const Id = Type.Integer({ minimum: 1, maximum: 2 ** 53 - 1 });
@@ -31,21 +31,95 @@ export const WalletPatch = Type.Object(
   { additionalProperties: false, minProperties: 1 },
 );
 
-/** Fields every event type may carry; which ones a type needs is checked per type in events.ts. */
-export const EventBody = Type.Object(
+const EventFields = {
+  wallet: WalletId,
+  from_wallet: WalletId,
+  to_wallet: WalletId,
+  sats: Type.Integer({ minimum: 1, maximum: 2.1e15 }),
+  fee_sats: Type.Integer({ minimum: 0, maximum: 2.1e15 }),
+  amount: Amount('the fiat amount in `currency`'),
+  currency: Type.Union(CURRENCIES.map((c) => Type.Literal(c))),
+};
+
+/**
+ * What the validator checks of an event body: every field any type may carry, each of its own
+ * shape; which ones a type carries is the ledger's rule (parseEvent), worded by the ledger
+ * (`body.wallet: not a field of a exchange_to_wallet event`).
+ */
+export const EventEnvelope = Type.Object(
   {
     type: Type.Union(EVENT_TYPES.map((t) => Type.Literal(t))),
     occurred_at: Day,
-    wallet: Type.Optional(WalletId),
-    from_wallet: Type.Optional(WalletId),
-    to_wallet: Type.Optional(WalletId),
-    sats: Type.Optional(Type.Integer({ minimum: 1, maximum: 2.1e15 })),
-    fee_sats: Type.Optional(Type.Integer({ minimum: 0, maximum: 2.1e15 })),
-    amount: Type.Optional(Amount('the fiat amount in `currency`')),
-    currency: Type.Optional(Type.Union(CURRENCIES.map((c) => Type.Literal(c)))),
+    ...Object.fromEntries(Object.entries(EventFields).map(([k, v]) => [k, Type.Optional(v)])),
   },
   { additionalProperties: false },
 );
+
+const EXAMPLES: Record<EventType, { summary: string; value: Record<string, unknown> }> = {
+  bank_to_exchange: {
+    summary: 'money from the bank arrives on an exchange',
+    value: {
+      type: 'bank_to_exchange',
+      occurred_at: '2025-01-15',
+      wallet: 1,
+      amount: '500.00',
+      currency: 'EUR',
+    },
+  },
+  exchange_to_wallet: {
+    summary: 'sats bought on an exchange go to a wallet, with what they cost',
+    value: {
+      type: 'exchange_to_wallet',
+      occurred_at: '2025-01-16',
+      from_wallet: 1,
+      to_wallet: 4,
+      sats: 100_000,
+      fee_sats: 1_000,
+      amount: '85.50',
+      currency: 'EUR',
+    },
+  },
+  wallet_to_wallet: {
+    summary: 'sats move from one wallet to another, less the network fee',
+    value: {
+      type: 'wallet_to_wallet',
+      occurred_at: '2025-01-17',
+      from_wallet: 4,
+      to_wallet: 5,
+      sats: 50_000,
+      fee_sats: 500,
+    },
+  },
+};
+
+/** One event type's body: `type`, `occurred_at` and the fields of that type, every one required. */
+function bodyOf(type: EventType) {
+  const fields = EVENT_FIELDS[type];
+  return Type.Object(
+    {
+      type: Type.Literal(type),
+      occurred_at: Day,
+      ...Object.fromEntries(fields.map((f) => [f, EventFields[f as keyof typeof EventFields]])),
+    },
+    {
+      additionalProperties: false,
+      title: type,
+      description: EXAMPLES[type].summary,
+      examples: [EXAMPLES[type].value],
+    },
+  );
+}
+
+/**
+ * The body as the OpenAPI document shows it: each event type on its own (a oneOf on `type`),
+ * with an example of each that the API reference's "try it out" sends as shown. It says what
+ * EventEnvelope and parseEvent together take, no more and no less (ledger.openapi.int.test.ts).
+ */
+export const EventBody = Type.Unsafe<Record<string, unknown>>({
+  oneOf: EVENT_TYPES.map(bodyOf),
+  discriminator: { propertyName: 'type' },
+  'x-examples': EXAMPLES,
+});
 
 export const Event = Type.Object({
   id: Type.Integer(),
