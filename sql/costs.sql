@@ -7,7 +7,8 @@ select
   "tariff_dkk",
   "transmission_dkk_kwh",
   "system_dkk_kwh",
-  "electricity_tax_dkk_kwh"
+  "electricity_tax_dkk_kwh",
+  "other_tariffs_dkk_kwh"
 from
   "power"."elprices"
 where
@@ -16,6 +17,27 @@ where
   and "price_area" = $3
 order by
   "time_dk";
+
+-- src/power/costs/repository.ts consumerQuarters
+select
+  p.time_dk,
+  p.resolution_minutes as minutes,
+  p.price_dkk,
+  e.tariff_dkk,
+  e.transmission_dkk_kwh,
+  e.system_dkk_kwh,
+  e.electricity_tax_dkk_kwh,
+  e.other_tariffs_dkk_kwh
+from
+  power.prices p
+  left join power.elprices e on e.time_dk = date_trunc('hour', p.time_dk at time zone 'UTC') at time zone 'UTC'
+  and e.price_area = p.price_area
+where
+  p.time_dk >= $1
+  and p.time_dk < $2
+  and p.price_area = $3
+order by
+  p.time_dk;
 
 -- src/power/costs/repository.ts costDays
 select
@@ -55,11 +77,12 @@ from
         select
           m.start_at,
           m.date_dk,
+          m.minutes,
           m.consumption_kwh,
           m.production_kwh,
           m.solar_kwh,
-          e.price_dkk,
-          e.charges_sum_dkk_kwh + $3::numeric as x,
+          s.spot as price_dkk,
+          e.charges_sum_dkk_kwh + (s.spot - e.price_dkk) * 0.001 + $3::numeric as x,
           case
             when m.solar_kwh is not null then greatest(m.solar_kwh - coalesce(m.production_kwh, 0), 0)
           end as self_consumed_kwh,
@@ -69,11 +92,19 @@ from
           ) as metered
         from
           power.metered_hours m
-          left join power.elprices e on e.time_dk = m.start_at
+          left join power.elprices e on e.time_dk = date_trunc('hour', m.start_at at time zone 'UTC') at time zone 'UTC'
           and e.price_area = $4
+          left join power.prices q on m.minutes = 15
+          and q.time_dk = m.start_at
+          and q.price_area = $5
+          and q.resolution_minutes = 15
+          cross join lateral (
+            select
+              coalesce(q.price_dkk, e.price_dkk) as spot
+          ) s
         where
-          m.start_at >= $5
-          and m.start_at < $6
+          m.start_at >= $6
+          and m.start_at < $7
       ) h
     group by
       1
@@ -84,6 +115,7 @@ order by
 -- src/power/costs/repository.ts costHours
 select
   h.start_at,
+  h.minutes,
   h.consumption_kwh,
   h.production_kwh,
   h.solar_kwh,
@@ -95,11 +127,12 @@ from
     select
       m.start_at,
       m.date_dk,
+      m.minutes,
       m.consumption_kwh,
       m.production_kwh,
       m.solar_kwh,
-      e.price_dkk,
-      e.charges_sum_dkk_kwh + $2::numeric as x,
+      s.spot as price_dkk,
+      e.charges_sum_dkk_kwh + (s.spot - e.price_dkk) * 0.001 + $2::numeric as x,
       case
         when m.solar_kwh is not null then greatest(m.solar_kwh - coalesce(m.production_kwh, 0), 0)
       end as self_consumed_kwh,
@@ -109,11 +142,33 @@ from
       ) as metered
     from
       power.metered_hours m
-      left join power.elprices e on e.time_dk = m.start_at
+      left join power.elprices e on e.time_dk = date_trunc('hour', m.start_at at time zone 'UTC') at time zone 'UTC'
       and e.price_area = $3
+      left join power.prices q on m.minutes = 15
+      and q.time_dk = m.start_at
+      and q.price_area = $4
+      and q.resolution_minutes = 15
+      cross join lateral (
+        select
+          coalesce(q.price_dkk, e.price_dkk) as spot
+      ) s
     where
-      m.start_at >= $4
-      and m.start_at < $5
+      m.start_at >= $5
+      and m.start_at < $6
   ) h
 order by
   h.start_at;
+
+-- src/power/costs/repository.ts unpricedDays
+select distinct
+  m.date_dk::text as date
+from
+  power.metered_hours m
+  left join power.elprices e on e.time_dk = date_trunc('hour', m.start_at at time zone 'UTC') at time zone 'UTC'
+  and e.price_area = $1
+where
+  m.start_at >= $2
+  and m.start_at < $3
+  and e.time_dk is null
+order by
+  1;

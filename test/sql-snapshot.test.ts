@@ -8,8 +8,10 @@ describe('the checked-in SQL of every repository query', () => {
   it('covers every feature with queries', () => {
     expect(features.map((f) => f.name).sort()).toEqual(
       [
+        'bill',
         'candles',
         'costs',
+        'household',
         'ledger',
         'market',
         'metering',

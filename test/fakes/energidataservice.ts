@@ -88,6 +88,26 @@ export function tariffRecord(o: {
 }
 
 export const ENERGINET_GLN = '5790000432752';
+export const RADIUS_GLN = '5790000705689';
+
+/**
+ * Radius Elnet's C-customer tariff DT_C_01 (Note "Nettarif C time") from 2025-10 to 2027-04 in
+ * DKK/kWh, Tarifmodel 3.0 (lavlast 00-06, spidslast 17-21, højlast otherwise), newest first.
+ */
+export function radiusTariffRecords(): Row[] {
+  const periods: [string, string, number, number, number][] = [
+    ['2026-10-01T00:00:00', '2027-04-01T00:00:00', 0.1062, 0.3185, 0.9556],
+    ['2026-04-01T00:00:00', '2026-10-01T00:00:00', 0.1062, 0.1593, 0.4141],
+    ['2025-10-01T00:00:00', '2026-04-01T00:00:00', 0.0976, 0.2929, 0.8788],
+  ];
+  return periods.map(([validFrom, validTo, low, high, peak]) =>
+    tariffRecord({
+      validFrom,
+      validTo,
+      hourly: Array.from({ length: 24 }, (_, h) => (h < 6 ? low : h >= 17 && h < 21 ? peak : high)),
+    }),
+  );
+}
 
 /** One of Energinet's charges in the DatahubPricelist wire format: flat (P1D, Price1 only) or hourly (PT1H). */
 export function energinetChargeRecord(o: {

@@ -1,6 +1,10 @@
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FakeEnergiDataService } from '../../../test/fakes/energidataservice.js';
+import {
+  FakeEnergiDataService,
+  RADIUS_GLN,
+  radiusTariffRecords,
+} from '../../../test/fakes/energidataservice.js';
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
 import type { ConsumerPrices } from './schemas.js';
 import { chargesWithTaxGap, refreshCharges, storeDay } from '../../../test/support/costs.js';
@@ -12,9 +16,15 @@ beforeAll(async () => {
   fake = await FakeEnergiDataService.start();
   fake.charges = chargesWithTaxGap('2026-05-05', '2026-05-06');
   app = await startTestApp({
-    env: { PRICE_FEED_URL: fake.url, SUPPLIER_MARKUP_DKK_KWH: '0.05', PRICE_AREA: 'DK2' },
+    env: {
+      GRID_COMPANY_GLN: RADIUS_GLN,
+      PRICE_FEED_URL: fake.url,
+      SUPPLIER_MARKUP_DKK_KWH: '0.05',
+      PRICE_AREA: 'DK2',
+    },
     now: '2026-05-04T10:00:00Z',
   });
+  fake.tariffs = radiusTariffRecords();
   await refreshCharges(app, fake);
 });
 afterAll(async () => {
@@ -46,6 +56,7 @@ describe('GET /api/consumer-prices', () => {
       transmission_tariff: 0.043,
       system_tariff: 0.072,
       electricity_tax: 0.008,
+      other_tariffs: 0,
       supplier_markup: 0.05,
       vat: 0.55045,
       total: 2.75225,
@@ -105,6 +116,7 @@ describe('GET /api/consumer-prices', () => {
       'transmission_tariff',
       'system_tariff',
       'electricity_tax',
+      'other_tariffs',
       'supplier_markup',
       'vat',
       'total',
@@ -117,6 +129,7 @@ describe('GET /api/consumer-prices', () => {
       '0.043',
       '0.072',
       '0.008',
+      '0',
       '0.05',
       '0.55045',
       '2.75225',

@@ -1,6 +1,10 @@
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FakeEnergiDataService } from '../../../test/fakes/energidataservice.js';
+import {
+  FakeEnergiDataService,
+  RADIUS_GLN,
+  radiusTariffRecords,
+} from '../../../test/fakes/energidataservice.js';
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
 import { insertEnergy } from '../metering/repository.js';
 import { insertSolar } from '../solar/repository.js';
@@ -24,7 +28,11 @@ const energy = (iso: string, kwh: string) => ({
 beforeAll(async () => {
   fake = await FakeEnergiDataService.start();
   fake.charges = chargesWithTaxGap('2026-05-05', '2026-05-06');
-  app = await startTestApp({ env: { PRICE_FEED_URL: fake.url, API_TOKEN }, now: '2026-11-01T10:00:00Z' });
+  app = await startTestApp({
+    env: { GRID_COMPANY_GLN: RADIUS_GLN, PRICE_FEED_URL: fake.url, API_TOKEN },
+    now: '2026-11-01T10:00:00Z',
+  });
+  fake.tariffs = radiusTariffRecords();
   await refreshCharges(app, fake);
   // DK1: 500 DKK/MWh all day but 17:00, whose quarters are 1000, 1100, 1200, 1300 (spot 1.15)
   const price = (h: number, q: number) => (h === 17 ? String(1000 + q * 100) : '500');
@@ -138,6 +146,7 @@ describe('GET /api/costs against hand-computed fixtures', () => {
     ]);
     expect(items[2]).toEqual({
       time_dk: '2026-01-15T17:00:00+01:00',
+      resolution_minutes: 60,
       consumption_kwh: 2.25,
       production_kwh: null,
       solar_kwh: null,
@@ -184,6 +193,7 @@ describe('GET /api/costs against hand-computed fixtures', () => {
     expect(hourRows).toHaveLength(5);
     expect(hourRows[3]).toEqual([
       '2026-01-15T17:00:00+01:00',
+      '60',
       '2.25',
       '',
       '',
