@@ -3,6 +3,19 @@
 -- src/power/household/repository.ts deleteHouseholdCharges
 delete from "power"."household_charges";
 
+-- src/power/household/repository.ts deleteOtherConfiguredGrid (example 1)
+delete from "power"."household_charges"
+where
+  "source" = $1
+  and "role" in ($2, $3, $4)
+  and "owner_gln" <> $5;
+
+-- src/power/household/repository.ts deleteOtherConfiguredGrid (example 2)
+delete from "power"."household_charges"
+where
+  "source" = $1
+  and "role" in ($2, $3, $4);
+
 -- src/power/household/repository.ts householdChargesBetween
 select
   kind,
@@ -25,7 +38,16 @@ where
 order by
   kind desc,
   applies_to,
-  role,
+  array_position(
+    array[
+      'grid',
+      'transmission',
+      'system',
+      'electricity_tax',
+      'other'
+    ]::text[],
+    role
+  ),
   owner_gln,
   name,
   valid_from;

@@ -9,6 +9,20 @@ export async function deleteHouseholdCharges(db: Db): Promise<void> {
   await db.deleteFrom('power.household_charges').execute();
 }
 
+/**
+ * Drops configured charges of a grid company other than the configured one (none when null):
+ * a changed or removed GRID_COMPANY_GLN never leaves another company's tariff in force.
+ */
+export async function deleteOtherConfiguredGrid(db: Db, gln: string | null): Promise<number> {
+  let q = db
+    .deleteFrom('power.household_charges')
+    .where('source', '=', 'config')
+    .where('role', 'in', ['grid', 'subscription', 'fee']);
+  if (gln !== null) q = q.where('owner_gln', '<>', gln);
+  const result = await q.executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 export async function insertHouseholdCharges(db: Db, rows: HouseholdCharge[]): Promise<void> {
   if (rows.length === 0) return;
   await db
@@ -51,7 +65,9 @@ export async function householdChargesBetween(
            to_char(valid_to, 'YYYY-MM-DD"T"HH24:MI:SS') as valid_to, resolution, prices::text[] as prices
       from power.household_charges
      where during && tsrange(${from}::timestamp, ${to}::timestamp)
-     order by kind desc, applies_to, role, owner_gln, name, valid_from`.execute(db);
+     order by kind desc, applies_to,
+              array_position(array['grid', 'transmission', 'system', 'electricity_tax', 'other']::text[], role),
+              owner_gln, name, valid_from`.execute(db);
   return result.rows;
 }
 

@@ -100,6 +100,7 @@ export class HouseholdCharges {
 
   /** Gives stored hours the tariffs of the charges stored now (at start, before any provider answers). */
   async apply(): Promise<number> {
+    await repo.deleteOtherConfiguredGrid(this.deps.db, this.deps.config.gridCompanyGln);
     const changed = await applyHouseholdTariffs(this.deps.db);
     if (changed > 0) this.deps.onChanged();
     const owners = await repo.householdGridOwners(this.deps.db);
