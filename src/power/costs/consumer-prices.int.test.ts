@@ -136,6 +136,39 @@ describe('GET /api/consumer-prices', () => {
     ]);
   });
 
+  it("resolution=quarter gives 92, 96 or 100 quarters, each at its own spot with its hour's tariffs", async () => {
+    const price = (h: number, q: number) => String(400 + q * 40 + h);
+    for (const [date, n] of [
+      ['2027-03-28', 92],
+      ['2025-10-26', 100],
+      ['2026-03-30', 96],
+    ] as const) {
+      await storeDay(app, date, price);
+      const day = await get(`date=${date}&area=DK1&resolution=quarter`);
+      // Energinet's charges of the fixtures begin in 2026: a day before has no totals.
+      expect(day).toMatchObject({ resolution: 'quarter', complete: date > '2026' });
+      expect(day.items, date).toHaveLength(n);
+    }
+    const autumn = await get('date=2025-10-26&area=DK1&resolution=quarter');
+    // The second 02:00 hour (+01:00): quarters 402 to 522 DKK/MWh; Radius winter 2025/26 lavlast 9.76 øre.
+    const second = autumn.items.filter(
+      (i) => i.time_dk.startsWith('2025-10-26T02:') && i.time_dk.endsWith('+01:00'),
+    );
+    expect(second.map((i) => [i.time_dk.slice(11, 16), i.spot, i.grid_tariff])).toEqual([
+      ['02:00', 0.402, 0.0976],
+      ['02:15', 0.442, 0.0976],
+      ['02:30', 0.482, 0.0976],
+      ['02:45', 0.522, 0.0976],
+    ]);
+    const hourly = await get('date=2025-10-26&area=DK1');
+    expect(hourly).toMatchObject({ resolution: 'hour' });
+    expect(hourly.items).toHaveLength(25);
+    expect(hourly.items[3]!.spot).toBe(0.462);
+    const bad = await app.call('GET', '/api/consumer-prices?date=2025-10-26&resolution=minute');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toContain('resolution');
+  });
+
   it('refuses a bad area or date with a 400 naming it', async () => {
     for (const q of ['area=DK3', 'date=2026-02-30', 'date=2026-1-1', 'format=xml']) {
       const res = await app.call('GET', `/api/consumer-prices?${q}`);

@@ -135,6 +135,27 @@ describe('GET /api/costs against hand-computed fixtures', () => {
     expect(body.total).toMatchObject({ hours: 2, hours_priced: 0, cost_dkk: 0 });
   });
 
+  it('fetches the prices of a metered day never fetched, as /api/elprice does, instead of costing it at 0', async () => {
+    const db = app.ctx.database.db;
+    await insertEnergy(db, 'power.consumption', [
+      energy('2026-06-10T10:00:00Z', '1'),
+      energy('2026-06-11T10:00:00Z', '1'),
+    ]);
+    const before = fake.priceRequests().length;
+    const fetched = await costs('from=2026-06-10&to=2026-06-10');
+    expect(fake.priceRequests().length).toBe(before + 1);
+    expect(fetched.days[0]).toMatchObject({ hours: 1, hours_priced: 1 });
+    expect(fetched.days[0]!.cost_dkk).toBeGreaterThan(0);
+    // The provider down: the day is counted as not priced, and the answer is still 200.
+    fake.server.failAlways({ kind: 'status', status: 500 });
+    try {
+      const down = await costs('from=2026-06-11&to=2026-06-11');
+      expect(down.days[0]).toMatchObject({ hours: 1, hours_priced: 0, cost_dkk: 0 });
+    } finally {
+      fake.server.heal();
+    }
+  });
+
   it('resolution=hour lists each metered hour with exact, unrounded amounts', async () => {
     const body = await costs('from=2026-01-15&to=2026-01-15&resolution=hour');
     const items = body.days[0]!.items!;
