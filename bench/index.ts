@@ -7,6 +7,7 @@ import { streamFanoutBench } from './stream-fanout.bench.js';
 import { elpriceBench } from './elprice.bench.js';
 import { solarImportBench } from './solar-import.bench.js';
 import { costsBench } from './costs.bench.js';
+import { billBench } from './bill.bench.js';
 
 /** Every benchmark of the project, in the order the table shows them. */
 export const benchmarks: Benchmark[] = [
@@ -18,4 +19,5 @@ export const benchmarks: Benchmark[] = [
   elpriceBench,
   solarImportBench,
   costsBench,
+  billBench,
 ];

@@ -10,8 +10,7 @@ const params = {
 };
 
 const examples: QueryExamples<typeof repository> = {
-  billUsage: [[params]],
-  billTariffs: [[params]],
+  billTotals: [[params]],
   billSubscriptions: [['2025-10-01T00:00:00', '2025-11-01T00:00:00']],
 };
 

@@ -22,27 +22,17 @@ order by
   name,
   valid_from;
 
--- src/power/bill/repository.ts billTariffs
-select
-  hc.role,
-  hc.name,
-  hc.owner_gln,
-  max(hc.owner) as owner,
-  sum(h.consumption_kwh) as kwh,
-  sum(
-    h.consumption_kwh * hc.prices[
-      extract(
-        hour
-        from
-          h.local
-      )::int + 1
-    ]
-  ) as amount_dkk
-from
-  (
+-- src/power/bill/repository.ts billTotals
+with
+  i as materialized (
     select
-      i.*,
-      i.start_at at time zone 'Europe/Copenhagen' as local
+      h.start_at,
+      h.date_dk,
+      h.minutes,
+      h.consumption_kwh as kwh,
+      h.price_dkk,
+      h.x,
+      h.unpriced
     from
       (
         select
@@ -60,7 +50,8 @@ from
           (
             m.consumption_kwh is not null
             or m.production_kwh is not null
-          ) as metered
+          ) as metered,
+          e.time_dk is null as unpriced
         from
           power.metered_hours m
           left join power.elprices e on e.time_dk = date_trunc('hour', m.start_at at time zone 'UTC') at time zone 'UTC'
@@ -76,86 +67,127 @@ from
         where
           m.start_at >= $4
           and m.start_at < $5
-      ) i
+      ) h
     where
-      i.consumption_kwh is not null
-      and i.x is not null
-  ) h
-  join power.household_charges hc on hc.kind = 'tariff'
-  and hc.applies_to = 'consumption'
-  and hc.during @> h.local
-group by
-  hc.role,
-  hc.name,
-  hc.owner_gln
-order by
-  min(
-    case hc.role
-      when 'grid' then 1
-      when 'transmission' then 2
-      when 'system' then 3
-      when 'other' then 4
-      else 5
-    end
+      h.consumption_kwh is not null
   ),
-  hc.name;
-
--- src/power/bill/repository.ts billUsage
-select
-  coalesce(sum(h.consumption_kwh), 0) as consumption_kwh,
-  coalesce(
-    sum(h.consumption_kwh) filter (
-      where
-        h.x is not null
-    ),
-    0
-  ) as priced_kwh,
-  count(*) as intervals,
-  count(*) filter (
+  hours as (
+    select
+      date_trunc('hour', start_at at time zone 'Europe/Copenhagen') as local,
+      sum(kwh) as kwh
+    from
+      i
     where
-      h.x is not null
-  ) as intervals_priced,
-  coalesce(sum(h.minutes), 0) as metered_minutes,
-  coalesce(
-    sum(h.consumption_kwh * h.price_dkk) filter (
-      where
-        h.x is not null
-    ),
-    0
-  ) * 0.001 as spot_dkk
-from
+      x is not null
+    group by
+      1
+  ),
+  tariffs as (
+    select
+      hc.role,
+      hc.name,
+      hc.owner_gln,
+      max(hc.owner) as owner,
+      sum(h.kwh)::text as kwh,
+      sum(
+        h.kwh * hc.prices[
+          extract(
+            hour
+            from
+              h.local
+          )::int + 1
+        ]
+      )::text as amount_dkk,
+      min(
+        array_position(
+          array[
+            'grid',
+            'transmission',
+            'system',
+            'other',
+            'electricity_tax'
+          ]::text[],
+          hc.role
+        )
+      ) as rank
+    from
+      hours h
+      join power.household_charges hc on hc.kind = 'tariff'
+      and hc.applies_to = 'consumption'
+      and hc.during @> h.local
+    group by
+      hc.role,
+      hc.name,
+      hc.owner_gln
+  )
+select
   (
     select
-      m.start_at,
-      m.date_dk,
-      m.minutes,
-      m.consumption_kwh,
-      m.production_kwh,
-      m.solar_kwh,
-      s.spot as price_dkk,
-      e.charges_sum_dkk_kwh + (s.spot - e.price_dkk) * 0.001 + $1::numeric as x,
-      case
-        when m.solar_kwh is not null then greatest(m.solar_kwh - coalesce(m.production_kwh, 0), 0)
-      end as self_consumed_kwh,
-      (
-        m.consumption_kwh is not null
-        or m.production_kwh is not null
-      ) as metered
+      json_build_object(
+        'consumption_kwh',
+        coalesce(sum(kwh), 0)::text,
+        'priced_kwh',
+        coalesce(
+          sum(kwh) filter (
+            where
+              x is not null
+          ),
+          0
+        )::text,
+        'intervals',
+        count(*)::text,
+        'intervals_priced',
+        (
+          count(*) filter (
+            where
+              x is not null
+          )
+        )::text,
+        'metered_minutes',
+        coalesce(sum(minutes), 0)::text,
+        'spot_dkk',
+        (
+          coalesce(
+            sum(kwh * price_dkk) filter (
+              where
+                x is not null
+            ),
+            0
+          ) * 0.001
+        )::text,
+        'unpriced_days',
+        array_agg(distinct date_dk::text) filter (
+          where
+            unpriced
+        )
+      )
     from
-      power.metered_hours m
-      left join power.elprices e on e.time_dk = date_trunc('hour', m.start_at at time zone 'UTC') at time zone 'UTC'
-      and e.price_area = $2
-      left join power.prices q on m.minutes = 15
-      and q.time_dk = m.start_at
-      and q.price_area = $3
-      and q.resolution_minutes = 15
-      cross join lateral (
-        select
-          coalesce(q.price_dkk, e.price_dkk) as spot
-      ) s
-    where
-      m.start_at >= $4
-      and m.start_at < $5
-  ) h
-where
-  h.consumption_kwh is not null;
+      i
+  ) as usage,
+  (
+    select
+      coalesce(
+        json_agg(
+          json_build_object(
+            'role',
+            role,
+            'name',
+            name,
+            'owner_gln',
+            owner_gln,
+            'owner',
+            owner,
+            'kwh',
+            kwh,
+            'amount_dkk',
+            amount_dkk
+          )
+          order by
+            rank,
+            name
+        ),
+        '[]'::json
+      )
+    from
+      tariffs
+  ) as tariffs;

@@ -51,11 +51,16 @@ select
   d.self_consumed_kwh,
   case
     when d.solar_hours > 0 then round((1 + $2::numeric) * d.sx, 2)
-  end as self_consumption_value_dkk
+  end as self_consumption_value_dkk,
+  d.unpriced
 from
   (
     select
       h.date_dk,
+      bool_or(
+        h.unpriced
+        and h.metered
+      ) as unpriced,
       coalesce(sum(h.consumption_kwh), 0) as consumption_kwh,
       coalesce(sum(h.consumption_kwh * h.x), 0) as cx,
       coalesce(sum(h.production_kwh), 0) as production_kwh,
@@ -89,7 +94,8 @@ from
           (
             m.consumption_kwh is not null
             or m.production_kwh is not null
-          ) as metered
+          ) as metered,
+          e.time_dk is null as unpriced
         from
           power.metered_hours m
           left join power.elprices e on e.time_dk = date_trunc('hour', m.start_at at time zone 'UTC') at time zone 'UTC'
@@ -139,7 +145,8 @@ from
       (
         m.consumption_kwh is not null
         or m.production_kwh is not null
-      ) as metered
+      ) as metered,
+      e.time_dk is null as unpriced
     from
       power.metered_hours m
       left join power.elprices e on e.time_dk = date_trunc('hour', m.start_at at time zone 'UTC') at time zone 'UTC'
@@ -158,17 +165,3 @@ from
   ) h
 order by
   h.start_at;
-
--- src/power/costs/repository.ts unpricedDays
-select distinct
-  m.date_dk::text as date
-from
-  power.metered_hours m
-  left join power.elprices e on e.time_dk = date_trunc('hour', m.start_at at time zone 'UTC') at time zone 'UTC'
-  and e.price_area = $1
-where
-  m.start_at >= $2
-  and m.start_at < $3
-  and e.time_dk is null
-order by
-  1;

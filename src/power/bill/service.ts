@@ -2,7 +2,6 @@ import { Big } from 'big.js';
 import type { Db } from '../../db/schema.js';
 import type { Clock } from '../../shared/clock.js';
 import { addDays, danishDate, danishDayBounds } from '../../shared/danish-time.js';
-import { unpricedDays } from '../costs/repository.js';
 import * as repo from './repository.js';
 
 export const FIRST_MONTH = '2013-01';
@@ -74,8 +73,13 @@ export async function monthBill(deps: BillDeps, month: string, signal?: AbortSig
     markup: config.supplierMarkupDkkKwh,
     vatRate: config.vatRate,
   };
-  await deps.fillDays(await unpricedDays(deps.db, params.start, params.end, params.area), signal);
-  const usage = await repo.billUsage(deps.db, params);
+  let totals = await repo.billTotals(deps.db, params);
+  if (totals.usage.unpriced_days?.length) {
+    // Days never fetched are fetched as /api/elprice does; whatever stays unpriced is counted.
+    await deps.fillDays(totals.usage.unpriced_days, signal);
+    totals = await repo.billTotals(deps.db, params);
+  }
+  const usage = totals.usage;
   const lines: BillLine[] = [];
   const priced = new Big(usage.priced_kwh);
   const kwhLine = (name: string, kind: BillLine['kind'], owner: string | null, kwh: Big, amount: Big) =>
@@ -87,7 +91,7 @@ export async function monthBill(deps: BillDeps, month: string, signal?: AbortSig
       amount_dkk: Number(ore(amount).toString()),
     });
   kwhLine('Spot price', 'spot', null, priced, new Big(usage.spot_dkk));
-  for (const t of await repo.billTariffs(deps.db, params))
+  for (const t of totals.tariffs)
     kwhLine(t.name, 'tariff', t.owner ?? t.owner_gln, new Big(t.kwh), new Big(t.amount_dkk));
   if (!new Big(config.supplierMarkupDkkKwh).eq(0))
     kwhLine('Supplier markup', 'markup', null, priced, priced.times(config.supplierMarkupDkkKwh));

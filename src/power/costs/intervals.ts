@@ -15,7 +15,8 @@ export interface CostParams {
  * inverter's energy (as power.metered_hours keeps them), the interval's own spot price in DKK/MWh
  * (a quarter's from 2025-10-01, else its hour's), and `x`, that spot plus the tariffs of its hour
  * and the markup in DKK/kWh before VAT (null when a part is missing). Self-consumption is the solar
- * energy less what went to the grid, never below zero.
+ * energy less what went to the grid, never below zero. `unpriced`: no price of its hour is stored
+ * (a day never fetched), unlike a stored hour missing a part.
  */
 export function meteredIntervals(p: CostParams) {
   return sql`
@@ -23,7 +24,8 @@ export function meteredIntervals(p: CostParams) {
            e.charges_sum_dkk_kwh + (s.spot - e.price_dkk) * 0.001 + ${p.markup}::numeric as x,
            case when m.solar_kwh is not null
                 then greatest(m.solar_kwh - coalesce(m.production_kwh, 0), 0) end as self_consumed_kwh,
-           (m.consumption_kwh is not null or m.production_kwh is not null) as metered
+           (m.consumption_kwh is not null or m.production_kwh is not null) as metered,
+           e.time_dk is null as unpriced
       from power.metered_hours m
       left join power.elprices e
         on e.time_dk = date_trunc('hour', m.start_at at time zone 'UTC') at time zone 'UTC' and e.price_area = ${p.area}

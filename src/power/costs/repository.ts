@@ -65,18 +65,6 @@ export async function consumerQuarters(
   return result.rows;
 }
 
-/** The Danish days of [start, end) with a metered interval whose hour has no stored price in the area. */
-export async function unpricedDays(db: Db, start: Date, end: Date, area: string): Promise<string[]> {
-  const result = await sql<{ date: string }>`
-    select distinct m.date_dk::text as date
-      from power.metered_hours m
-      left join power.elprices e
-        on e.time_dk = date_trunc('hour', m.start_at at time zone 'UTC') at time zone 'UTC' and e.price_area = ${area}
-     where m.start_at >= ${start} and m.start_at < ${end} and e.time_dk is null
-     order by 1`.execute(db);
-  return result.rows.map((r) => r.date);
-}
-
 export interface CostDayRow {
   date: string;
   consumption_kwh: string;
@@ -87,6 +75,8 @@ export interface CostDayRow {
   hours_priced: string;
   self_consumed_kwh: string | null;
   self_consumption_value_dkk: string | null;
+  /** a metered interval of the day has no stored price (the day was never fetched) */
+  unpriced: boolean;
 }
 
 /**
@@ -100,8 +90,9 @@ export async function costDays(db: Db, p: CostParams): Promise<CostDayRow[]> {
     select d.date_dk::text as date, d.consumption_kwh, round(${vat} * d.cx, 2) as cost_dkk,
            d.production_kwh, round(d.sold * 0.001, 2) as sold_value_dkk, d.hours, d.hours_priced,
            d.self_consumed_kwh,
-           case when d.solar_hours > 0 then round(${vat} * d.sx, 2) end as self_consumption_value_dkk
-      from (select h.date_dk,
+           case when d.solar_hours > 0 then round(${vat} * d.sx, 2) end as self_consumption_value_dkk,
+           d.unpriced
+      from (select h.date_dk, bool_or(h.unpriced and h.metered) as unpriced,
                    coalesce(sum(h.consumption_kwh), 0) as consumption_kwh,
                    coalesce(sum(h.consumption_kwh * h.x), 0) as cx,
                    coalesce(sum(h.production_kwh), 0) as production_kwh,

@@ -125,9 +125,14 @@ export class CostService {
       vatRate: this.pricing.vatRate,
     };
     const db = this.ctx.database.db;
-    // A metered day whose prices were never fetched is fetched now, as /api/elprice would.
-    await this.prices.fillDays(await repo.unpricedDays(db, params.start, params.end, area), signal);
-    const stored = new Map((await repo.costDays(db, params)).map((r) => [r.date, r]));
+    let rows = await repo.costDays(db, params);
+    const unpriced = rows.filter((r) => r.unpriced).map((r) => r.date);
+    if (unpriced.length > 0) {
+      // A metered day whose prices were never fetched is fetched now, as /api/elprice would.
+      await this.prices.fillDays(unpriced, signal);
+      rows = await repo.costDays(db, params);
+    }
+    const stored = new Map(rows.map((r) => [r.date, r]));
     const byDay = new Map<string, NonNullable<CostDay['items']>>();
     if (resolution === 'hour')
       for (const h of await repo.costHours(db, params)) {
