@@ -7,7 +7,6 @@ import {
 } from '../../../test/fakes/energidataservice.js';
 import { refreshCharges } from '../../../test/support/costs.js';
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
-import { testDeps } from '../../../test/support/providers.js';
 
 interface ElpriceItem {
   time_dk: string;
