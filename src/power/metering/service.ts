@@ -76,16 +76,15 @@ export function meteringService(deps: MeteringDeps) {
         { id: p.id, type: p.type, readingOccurrence: p.readingOccurrence },
         ...p.children,
       ]);
-      // Readings at the meter's own resolution: a quarter-hour meter is asked for its quarters.
-      const aggregation = all.some((p) => p.readingOccurrence === 'PT15M') ? 'Quarter' : 'Hour';
-      const series = await client.timeSeries(
-        all.map((p) => p.id),
-        day,
-        addDays(day, 1),
-        aggregation,
-        signal,
-        onBusy,
-      );
+      // Readings at each point's own resolution: a quarter-hour point is asked for its quarters.
+      const series: TimeSeries[] = [];
+      for (const aggregation of ['Hour', 'Quarter'] as const) {
+        const ids = all
+          .filter((p) => (p.readingOccurrence === 'PT15M') === (aggregation === 'Quarter'))
+          .map((p) => p.id);
+        if (ids.length > 0)
+          series.push(...(await client.timeSeries(ids, day, addDays(day, 1), aggregation, signal, onBusy)));
+      }
       // Charges belong to the parent points; the provider refuses child points (error 20009).
       const charges = await client.charges(
         points.map((p) => p.id),
