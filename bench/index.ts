@@ -9,6 +9,7 @@ import { elpriceBench } from './elprice.bench.js';
 import { solarImportBench } from './solar-import.bench.js';
 import { costsBench } from './costs.bench.js';
 import { backupBench } from './backup.bench.js';
+import { billBench } from './bill.bench.js';
 
 /** Every benchmark of the project, in the order the table shows them. */
 export const benchmarks: Benchmark[] = [
@@ -22,4 +23,5 @@ export const benchmarks: Benchmark[] = [
   solarImportBench,
   costsBench,
   backupBench,
+  billBench,
 ];

@@ -7,6 +7,7 @@ const params = { start, end, area: 'DK1', markup: '0.05', vatRate: '0.25' };
 
 const examples: QueryExamples<typeof repository> = {
   consumerHours: [[new Date('2026-07-02T22:00:00Z'), new Date('2026-07-03T22:00:00Z'), 'DK1']],
+  consumerQuarters: [[new Date('2026-07-02T22:00:00Z'), new Date('2026-07-03T22:00:00Z'), 'DK1']],
   costDays: [[params]],
   costHours: [[params]],
 };

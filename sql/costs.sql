@@ -7,7 +7,8 @@ select
   "tariff_dkk",
   "transmission_dkk_kwh",
   "system_dkk_kwh",
-  "electricity_tax_dkk_kwh"
+  "electricity_tax_dkk_kwh",
+  "other_tariffs_dkk_kwh"
 from
   "power"."elprices"
 where
@@ -16,6 +17,27 @@ where
   and "price_area" = $3
 order by
   "time_dk";
+
+-- src/power/costs/repository.ts consumerQuarters
+select
+  p.time_dk,
+  p.resolution_minutes as minutes,
+  p.price_dkk,
+  e.tariff_dkk,
+  e.transmission_dkk_kwh,
+  e.system_dkk_kwh,
+  e.electricity_tax_dkk_kwh,
+  e.other_tariffs_dkk_kwh
+from
+  power.prices p
+  left join power.elprices e on e.time_dk = date_trunc('hour', p.time_dk at time zone 'UTC') at time zone 'UTC'
+  and e.price_area = p.price_area
+where
+  p.time_dk >= $1
+  and p.time_dk < $2
+  and p.price_area = $3
+order by
+  p.time_dk;
 
 -- src/power/costs/repository.ts costDays
 select
@@ -29,11 +51,16 @@ select
   d.self_consumed_kwh,
   case
     when d.solar_hours > 0 then round((1 + $2::numeric) * d.sx, 2)
-  end as self_consumption_value_dkk
+  end as self_consumption_value_dkk,
+  d.unpriced
 from
   (
     select
       h.date_dk,
+      bool_or(
+        h.unpriced
+        and h.metered
+      ) as unpriced,
       coalesce(sum(h.consumption_kwh), 0) as consumption_kwh,
       coalesce(sum(h.consumption_kwh * h.x), 0) as cx,
       coalesce(sum(h.production_kwh), 0) as production_kwh,
@@ -55,25 +82,35 @@ from
         select
           m.start_at,
           m.date_dk,
+          m.minutes,
           m.consumption_kwh,
           m.production_kwh,
           m.solar_kwh,
-          e.price_dkk,
-          e.charges_sum_dkk_kwh + $3::numeric as x,
+          s.spot as price_dkk,
+          e.charges_sum_dkk_kwh + (s.spot - e.price_dkk) * 0.001 + $3::numeric as x,
           case
             when m.solar_kwh is not null then greatest(m.solar_kwh - coalesce(m.production_kwh, 0), 0)
           end as self_consumed_kwh,
           (
             m.consumption_kwh is not null
             or m.production_kwh is not null
-          ) as metered
+          ) as metered,
+          e.time_dk is null as unpriced
         from
           power.metered_hours m
-          left join power.elprices e on e.time_dk = m.start_at
+          left join power.elprices e on e.time_dk = date_trunc('hour', m.start_at at time zone 'UTC') at time zone 'UTC'
           and e.price_area = $4
+          left join power.prices q on m.minutes = 15
+          and q.time_dk = m.start_at
+          and q.price_area = $5
+          and q.resolution_minutes = 15
+          cross join lateral (
+            select
+              coalesce(q.price_dkk, e.price_dkk) as spot
+          ) s
         where
-          m.start_at >= $5
-          and m.start_at < $6
+          m.start_at >= $6
+          and m.start_at < $7
       ) h
     group by
       1
@@ -84,6 +121,7 @@ order by
 -- src/power/costs/repository.ts costHours
 select
   h.start_at,
+  h.minutes,
   h.consumption_kwh,
   h.production_kwh,
   h.solar_kwh,
@@ -95,25 +133,35 @@ from
     select
       m.start_at,
       m.date_dk,
+      m.minutes,
       m.consumption_kwh,
       m.production_kwh,
       m.solar_kwh,
-      e.price_dkk,
-      e.charges_sum_dkk_kwh + $2::numeric as x,
+      s.spot as price_dkk,
+      e.charges_sum_dkk_kwh + (s.spot - e.price_dkk) * 0.001 + $2::numeric as x,
       case
         when m.solar_kwh is not null then greatest(m.solar_kwh - coalesce(m.production_kwh, 0), 0)
       end as self_consumed_kwh,
       (
         m.consumption_kwh is not null
         or m.production_kwh is not null
-      ) as metered
+      ) as metered,
+      e.time_dk is null as unpriced
     from
       power.metered_hours m
-      left join power.elprices e on e.time_dk = m.start_at
+      left join power.elprices e on e.time_dk = date_trunc('hour', m.start_at at time zone 'UTC') at time zone 'UTC'
       and e.price_area = $3
+      left join power.prices q on m.minutes = 15
+      and q.time_dk = m.start_at
+      and q.price_area = $4
+      and q.resolution_minutes = 15
+      cross join lateral (
+        select
+          coalesce(q.price_dkk, e.price_dkk) as spot
+      ) s
     where
-      m.start_at >= $4
-      and m.start_at < $5
+      m.start_at >= $5
+      and m.start_at < $6
   ) h
 order by
   h.start_at;

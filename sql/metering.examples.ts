@@ -63,6 +63,9 @@ const examples: QueryExamples<typeof repository> = {
     ],
   ],
   energyBetween: [['power.production', start, end]],
+  energyHoursBetween: [['power.consumption', start, end]],
+  lastSyncedDay: [[]],
+  markSynced: [['2026-07-01']],
 };
 
 export default {

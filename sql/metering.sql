@@ -9,6 +9,7 @@ power.metered_hours;
 select
   "metering_point_id",
   "start_at",
+  "resolution_minutes",
   "quantity_kwh",
   "quality"
 from
@@ -19,6 +20,25 @@ where
 order by
   "start_at",
   "metering_point_id";
+
+-- src/power/metering/repository.ts energyHoursBetween
+select
+  metering_point_id,
+  date_trunc('hour', start_at at time zone 'UTC') at time zone 'UTC' as start_at,
+  60 as resolution_minutes,
+  sum(quantity_kwh) as quantity_kwh,
+  min(quality) as quality
+from
+  "power"."consumption"
+where
+  start_at >= $1
+  and start_at < $2
+group by
+  1,
+  2
+order by
+  2,
+  1;
 
 -- src/power/metering/repository.ts hasConsumptionBetween
 select
@@ -87,9 +107,28 @@ on conflict do nothing
 returning
   "start_at";
 
+-- src/power/metering/repository.ts lastSyncedDay
+select
+  last_synced_day::text as "day"
+from
+  "power"."metering_sync_state";
+
 -- src/power/metering/repository.ts lockSyncDate
 select
   pg_advisory_xact_lock(hashtext ('power.metering.sync'), hashtext ($1));
+
+-- src/power/metering/repository.ts markSynced
+insert into
+  power.metering_sync_state (id, last_synced_day)
+values
+  (true, $1::date)
+on conflict (id) do update
+set
+  last_synced_day = greatest(
+    power.metering_sync_state.last_synced_day,
+    excluded.last_synced_day
+  ),
+  updated_at = now();
 
 -- src/power/metering/repository.ts upsertMeteringPoints
 insert into

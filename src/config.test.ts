@@ -21,7 +21,14 @@ describe('config', () => {
     expect(c.services).toEqual(['btc', 'power']);
     expect(c.database).toBeNull();
     expect(c.dataDir).toBe('/nonexistent-dir/data');
-    expect(c.feeds).toEqual({ spot: true, ohlc: true, quote: true, rates: true, price: true });
+    expect(c.feeds).toEqual({
+      meteringSync: true,
+      spot: true,
+      ohlc: true,
+      quote: true,
+      rates: true,
+      price: true,
+    });
     expect(c.quoteTotalEur).toBe('55');
     expect(Object.isFrozen(c) && Object.isFrozen(c.urls)).toBe(true);
   });
@@ -142,6 +149,31 @@ describe('config', () => {
     ] as const)
       expect(problemsOf({ [name]: value }), `${name}=${value}`).toEqual([
         expect.stringMatching(new RegExp(`^${name}: `)),
+      ]);
+  });
+
+  it('has no grid company by default; GRID_COMPANY_GLN must be a known company unless GRID_TARIFF_NOTES names its notes', () => {
+    const d = load({});
+    expect([d.gridCompanyGln, d.gridTariffNotes, d.supplierSubscriptionDkkMonth]).toEqual([null, null, '0']);
+    expect(load({ GRID_COMPANY_GLN: '5790000610099' }).gridCompanyGln).toBe('5790000610099');
+    const own = load({
+      GRID_COMPANY_GLN: '5790000000005',
+      GRID_TARIFF_NOTES: 'Nettarif C time; Transportbetaling, eget net C',
+    });
+    expect(own.gridTariffNotes).toEqual(['Nettarif C time', 'Transportbetaling, eget net C']);
+    expect(load({ SUPPLIER_SUBSCRIPTION_DKK_MONTH: '29.5' }).supplierSubscriptionDkkMonth).toBe('29.5');
+    const bad: Record<string, string>[] = [
+      { GRID_COMPANY_GLN: '5790000000005' },
+      { GRID_COMPANY_GLN: '579000061009' },
+      { GRID_TARIFF_NOTES: 'Nettarif C' },
+      { GRID_COMPANY_GLN: '5790000000005', GRID_TARIFF_NOTES: ' ; ' },
+      { SUPPLIER_SUBSCRIPTION_DKK_MONTH: '-1' },
+      { SUPPLIER_SUBSCRIPTION_DKK_MONTH: '1e3' },
+      { SUPPLIER_SUBSCRIPTION_DKK_MONTH: '0.12345' },
+    ];
+    for (const env of bad)
+      expect(problemsOf(env), JSON.stringify(env)).toEqual([
+        expect.stringMatching(new RegExp(`^${Object.keys(env).at(-1)}: `)),
       ]);
   });
 

@@ -11,6 +11,7 @@ import {
 } from './config-values.js';
 
 import { DEFAULTS } from './config-defaults.js';
+import { gridCompany } from './power/household/grid-companies.js';
 
 export { DEFAULTS } from './config-defaults.js';
 export { isLoopback, parseJdbcUrl, parsePostgresUrl, type PgConnection } from './config-values.js';
@@ -54,6 +55,8 @@ export interface Config {
     quote: boolean;
     rates: boolean;
     price: boolean;
+    /** The daily metering sync (on the leader, with a metering token). */
+    meteringSync: boolean;
   };
   quoteTotalEur: string;
   streams: {
@@ -73,13 +76,18 @@ export interface Config {
   strikeApiKey: string | null;
   meteringToken: string | null;
   meteringTokenFile: string;
-  gridCompanyGln: string;
+  /** The grid company whose tariff applies without a metering token; null = not configured. */
+  gridCompanyGln: string | null;
+  /** Notes of the grid company's household tariff in DatahubPricelist, overriding the shipped list. */
+  gridTariffNotes: readonly string[] | null;
   /** Energinet's GLN in DatahubPricelist: its transmission and system tariffs and the electricity tax. */
   energinetGln: string;
   /** The household's price area: the default of the consumer-price routes and the area of its costs. */
   priceArea: 'DK1' | 'DK2';
   /** The supplier's markup, DKK/kWh excl. VAT, as exact decimal text. */
   supplierMarkupDkkKwh: string;
+  /** The supplier's own subscription, DKK per month excl. VAT, as exact decimal text. */
+  supplierSubscriptionDkkMonth: string;
   /** VAT rate as exact decimal text (0.25 = 25 %). */
   vatRate: string;
   urls: {
@@ -226,8 +234,41 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   const quoteTotal = raw('QUOTE_TOTAL_EUR');
   if (!/^\d{1,7}(\.\d{1,2})?$/.test(quoteTotal) || Number(quoteTotal) <= 0)
     fail('QUOTE_TOTAL_EUR', `expected a positive amount with at most 2 decimals, got "${quoteTotal}"`, 0);
-  const gln = raw('GRID_COMPANY_GLN');
-  if (!/^\d{13}$/.test(gln)) fail('GRID_COMPANY_GLN', `expected a 13-digit GLN number, got "${gln}"`, 0);
+  const gln = optional('GRID_COMPANY_GLN');
+  if (gln !== null && !/^\d{13}$/.test(gln))
+    fail('GRID_COMPANY_GLN', `expected a 13-digit GLN number, got "${gln}"`, 0);
+  const notesText = optional('GRID_TARIFF_NOTES');
+  const gridTariffNotes =
+    notesText === null
+      ? null
+      : notesText
+          .split(';')
+          .map((n) => n.trim())
+          .filter(Boolean);
+  if (
+    gridTariffNotes !== null &&
+    (gridTariffNotes.length === 0 || gridTariffNotes.some((n) => n.length > 200))
+  )
+    fail(
+      'GRID_TARIFF_NOTES',
+      `expected notes separated by ";" (e.g. "Nettarif C time"), got "${notesText}"`,
+      0,
+    );
+  if (gln !== null && /^\d{13}$/.test(gln) && gridTariffNotes === null && !gridCompany(gln))
+    fail(
+      'GRID_COMPANY_GLN',
+      `${gln} is no Danish grid company satwatt knows (docs/power.md lists them); set GRID_TARIFF_NOTES to the notes of its household tariff in DatahubPricelist`,
+      0,
+    );
+  if (gridTariffNotes !== null && gln === null)
+    fail('GRID_TARIFF_NOTES', 'needs GRID_COMPANY_GLN: the notes are looked up under that grid company', 0);
+  const subscription = raw('SUPPLIER_SUBSCRIPTION_DKK_MONTH');
+  if (!/^\d{1,6}(\.\d{1,4})?$/.test(subscription))
+    fail(
+      'SUPPLIER_SUBSCRIPTION_DKK_MONTH',
+      `expected an amount in DKK per month excl. VAT, at least 0, with at most 4 decimals (e.g. 29), got "${subscription}"`,
+      0,
+    );
   const energinetGln = raw('ENERGINET_GLN');
   if (!/^\d{13}$/.test(energinetGln))
     fail('ENERGINET_GLN', `expected a 13-digit GLN number, got "${energinetGln}"`, 0);
@@ -277,6 +318,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
       quote: bool('QUOTE_FEED_ENABLED'),
       rates: bool('RATES_FEED_ENABLED'),
       price: bool('PRICE_FEED_ENABLED'),
+      meteringSync: bool('METERING_SYNC_ENABLED'),
     },
     quoteTotalEur: quoteTotal,
     streams: {
@@ -292,10 +334,12 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     meteringToken: optional('METERING_TOKEN'),
     meteringTokenFile: path.resolve(cwd, '.token'),
     gridCompanyGln: gln,
+    gridTariffNotes,
     energinetGln,
     priceArea: priceArea as Config['priceArea'],
     supplierMarkupDkkKwh: markup.replace(/^-0(\.0*)?$/, '0'),
     vatRate,
+    supplierSubscriptionDkkMonth: subscription,
     urls: {
       spot: url('SPOT_FEED_URL', ['ws:', 'wss:']),
       ohlc: url('OHLC_FEED_URL', ['http:', 'https:']),

@@ -8,9 +8,11 @@ describe('the checked-in SQL of every repository query', () => {
   it('covers every feature with queries', () => {
     expect(features.map((f) => f.name).sort()).toEqual(
       [
+        'bill',
         'candles',
         'costs',
         'imports',
+        'household',
         'ledger',
         'market',
         'metering',

@@ -8,6 +8,7 @@ import type { PricesTables } from '../power/prices/tables.js';
 import type { MeteringTables } from '../power/metering/tables.js';
 import type { SolarTables } from '../power/solar/tables.js';
 import type { CostTables } from '../power/costs/tables.js';
+import type { HouseholdTables } from '../power/household/tables.js';
 
 /**
  * Every table Kysely knows, as the union of each feature's table types.
@@ -34,7 +35,8 @@ export interface DB
     PricesTables,
     MeteringTables,
     SolarTables,
-    CostTables {}
+    CostTables,
+    HouseholdTables {}
 
 /** The handle every repository function takes first: the database, or a transaction on it. */
 export type Db = Kysely<DB> | Transaction<DB>;

@@ -1,17 +1,31 @@
+import { createLeadership } from '../btc/leadership.js';
 import type { AppContext, Feature } from '../context.js';
+import { createBillFeature } from './bill/index.js';
 import { createCostsFeature } from './costs/index.js';
-import { createMeteringFeature } from './metering/index.js';
+import { createHouseholdCharges, createHouseholdFeature } from './household/index.js';
+import { createEloverblikClient, createMeteringFeature } from './metering/index.js';
 import { createPriceService, createPricesFeature } from './prices/index.js';
 import { createSolarFeature } from './solar/index.js';
 
-/** The power service: prices and the home page, metering, solar, and what electricity costs. */
+/** Arbitrary constant: the advisory lock whose holder runs the daily metering sync. */
+const METERING_SYNC_LOCK_KEY = 4_711_0030;
+
+/** The power service: prices and the home page, metering, solar, the household's charges, what electricity costs. */
 export function powerService(ctx: AppContext): Feature[] {
   // One price service: the costs read the hours it stores and fetches, and share its caches' version.
   const prices = createPriceService(ctx);
+  // One Eloverblik client: the token endpoint allows two calls a minute, so its token is shared.
+  const client = createEloverblikClient(ctx);
+  const household = createHouseholdCharges(ctx, { prices, client });
+  // The daily metering sync runs on one process: the holder of its own advisory lock.
+  const { leadership, feature: leadershipFeature } = createLeadership(ctx, { key: METERING_SYNC_LOCK_KEY });
   return [
+    { ...leadershipFeature, name: 'metering-leadership' },
+    createHouseholdFeature(ctx, { household }),
     createPricesFeature(ctx, { prices }),
-    createMeteringFeature(ctx),
+    createMeteringFeature(ctx, {}, { client, leadership }),
     createSolarFeature(ctx),
-    createCostsFeature(ctx, { prices }),
+    createCostsFeature(ctx, { prices, household }),
+    createBillFeature(ctx, { prices }),
   ];
 }

@@ -29,6 +29,11 @@ export interface TariffRecord {
   validFrom: string;
   validTo: string | null;
   hourly: string[];
+  /** D01 subscription, D02 fee, D03 tariff; the short name (`Note`); the owner's name; PT1H, P1D or P1M. */
+  chargeType?: string | null;
+  note?: string | null;
+  owner?: string | null;
+  resolution?: string | null;
 }
 
 type Row = Record<string, unknown>;
@@ -126,6 +131,23 @@ export class EnergiDataService {
       onBusy,
     });
     return name === 'Elspotprices' ? parseElspotprices(body) : parseDayAheadPrices(body);
+  }
+
+  /**
+   * DatahubPricelist records matching every given column (each a list of allowed values), newest
+   * first: a charge's history by owner GLN, charge type and Note, or by codes.
+   */
+  async pricelist(
+    filter: { GLN_Number: string[]; ChargeType: string[]; Note?: string[]; ChargeTypeCode?: string[] },
+    signal?: AbortSignal,
+    onBusy: OnBusy = 'wait',
+  ): Promise<TariffRecord[]> {
+    const body = await this.http.get<unknown>('/dataset/DatahubPricelist', {
+      query: { filter: JSON.stringify(filter), sort: 'ValidFrom desc', limit: 0 },
+      signal,
+      onBusy,
+    });
+    return parseDatahubPricelist(body, filter.GLN_Number[0] ?? '');
   }
 
   /** The D03 tariff records of a grid company's given charge codes, newest first. */
@@ -239,8 +261,13 @@ export function parseDatahubPricelist(body: unknown, gln: string): TariffRecord[
       { length: 24 },
       (_, i) => decimal(r[`Price${i + 1}`] ?? null, `Price${i + 1}`) ?? first,
     );
+    const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
     return {
       gln: typeof r.GLN_Number === 'string' ? r.GLN_Number : gln,
+      chargeType: text(r.ChargeType),
+      note: text(r.Note),
+      owner: text(r.ChargeOwner),
+      resolution: text(r.ResolutionDuration),
       chargeTypeCode: code,
       validFrom: normaliseLocal(validFrom),
       validTo: validTo === null ? null : normaliseLocal(validTo),

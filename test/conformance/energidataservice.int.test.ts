@@ -3,7 +3,7 @@ import { FeedHealth } from '../../src/http/health.js';
 import { EnergiDataService, parseDayAheadPrices } from '../../src/providers/energidataservice.js';
 import { BudgetExhausted } from '../../src/providers/budget.js';
 import { ProviderError } from '../../src/providers/http.js';
-import { combineTariffs } from '../../src/power/prices/tariffs.js';
+import { segments } from '../../src/power/household/periods.js';
 import { addDays } from '../../src/shared/danish-time.js';
 import { FakeHttpServer } from '../fakes/http.js';
 import { SHARED_FIXTURES_DIR, sharedFixture, sharedFixturesPresent } from '../fakes/shared-fixtures.js';
@@ -81,19 +81,19 @@ describe.skipIf(!sharedFixturesPresent)('energidataservice conformance (recorded
     expect(rows.every((r) => r.minutes === 60 && Number(r.priceDkk) > 0)).toBe(true);
   });
 
-  it('DatahubPricelist of N1 (CD with CD R discounts) becomes consecutive periods in øre/kWh', async () => {
+  it('DatahubPricelist of N1 (CD with CD R discounts) becomes consecutive periods', async () => {
     answer = {
       path: '/dataset/DatahubPricelist',
       body: sharedFixture(`${DIR}/datahubpricelist_N1_CD_columns-subset_openhab.json`),
     };
     const records = await eds.tariffs('5790001089030', ['CD', 'CD R']);
     expect(records).toHaveLength(20);
-    const periods = combineTariffs(records, ['CD', 'CD R']);
+    const periods = segments(records);
     for (let i = 1; i < periods.length; i++) expect(periods[i]!.validFrom).toBe(periods[i - 1]!.validTo);
     const q1 = periods.find((p) => p.validFrom === '2023-01-01T00:00:00')!;
     // PROVIDERS.md: 2023-01..03 Price18-20 = 1.05619, 0.432225 otherwise; the 2023 discount is 0.
-    expect(q1.hourly[17]).toBe('105.619');
-    expect(q1.hourly[0]).toBe('43.2225');
+    expect(q1.prices[17]).toBe('1.05619');
+    expect(q1.prices[0]).toBe('0.432225');
     expect(periods.at(-1)).toMatchObject({ validFrom: '2023-04-01T00:00:00', validTo: null });
   });
 

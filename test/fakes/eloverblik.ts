@@ -32,11 +32,11 @@ export function quantityOf(id: string, position: number): string {
   return (((seed * 7 + position * 13) % 997) / 1000).toFixed(3);
 }
 
-export function hourlyPeriod(id: string, date: string) {
-  const steps = danishDaySteps(date, 60);
-  const end = new Date(steps[steps.length - 1]!.getTime() + 3600_000);
+export function hourlyPeriod(id: string, date: string, minutes: 15 | 60 = 60) {
+  const steps = danishDaySteps(date, minutes);
+  const end = new Date(steps[steps.length - 1]!.getTime() + minutes * 60_000);
   return {
-    resolution: 'PT1H',
+    resolution: minutes === 15 ? 'PT15M' : 'PT1H',
     timeInterval: { start: iso(steps[0]!), end: iso(end) },
     Point: steps.map((_, i) => ({
       position: String(i + 1),
@@ -47,9 +47,9 @@ export function hourlyPeriod(id: string, date: string) {
 }
 
 /** One `result[]` item of gettimeseries: a document with one series and one Period per day. */
-export function timeSeriesItem(id: string, type: string, from: string, to: string) {
+export function timeSeriesItem(id: string, type: string, from: string, to: string, minutes: 15 | 60 = 60) {
   const periods = [];
-  for (let d = from; d < to; d = addDays(d, 1)) periods.push(hourlyPeriod(id, d));
+  for (let d = from; d < to; d = addDays(d, 1)) periods.push(hourlyPeriod(id, d, minutes));
   return {
     MyEnergyData_MarketDocument: {
       mRID: `fake:${randomBytes(4).toString('hex')}`,
@@ -111,7 +111,51 @@ export function chargesItem(id: string) {
   };
 }
 
-export function meteringPointsDocument(points: FakePoint[]) {
+export interface ChargeList {
+  subscriptions: Record<string, unknown>[];
+  fees: Record<string, unknown>[];
+  tariffs: Record<string, unknown>[];
+}
+
+/** A tariff as getcharges lists it: 24 hourly prices (PT1H) or one (P1D), DKK/kWh. */
+export function meterTariff(o: {
+  name: string;
+  owner: string;
+  validFrom: string;
+  validTo?: string | null;
+  prices: number[];
+}) {
+  return {
+    name: o.name,
+    description: o.name,
+    owner: o.owner,
+    periodType: o.prices.length === 24 ? 'PT1H' : 'P1D',
+    validFromDate: o.validFrom,
+    validToDate: o.validTo ?? null,
+    prices: o.prices.map((price, i) => ({ position: String(i + 1), price })),
+  };
+}
+
+/** A subscription (DKK a month) or fee as getcharges lists it. */
+export function meterSubscription(o: {
+  name: string;
+  owner: string;
+  validFrom: string;
+  validTo?: string | null;
+  price: number;
+}) {
+  return {
+    name: o.name,
+    description: o.name,
+    owner: o.owner,
+    validFromDate: o.validFrom,
+    validToDate: o.validTo ?? null,
+    price: o.price,
+    quantity: 1,
+  };
+}
+
+export function meteringPointsDocument(points: FakePoint[], occurrence = 'PT1H') {
   return {
     result: points.map((p) => ({
       meteringPointId: p.id,
@@ -121,13 +165,13 @@ export function meteringPointsDocument(points: FakePoint[]) {
       cityName: 'Tølløse',
       hasRelation: true,
       settlementMethod: 'E02',
-      meterReadingOccurrence: 'PT1H',
+      meterReadingOccurrence: occurrence,
       meterNumber: null,
       childMeteringPoints: p.children.map((c) => ({
         parentMeteringPointId: p.id,
         meteringPointId: c.id,
         typeOfMP: c.type,
-        meterReadingOccurrence: 'PT1H',
+        meterReadingOccurrence: occurrence,
         meterNumber: '353240',
       })),
     })),
@@ -161,6 +205,10 @@ export class FakeEloverblik {
   readonly dateErrors = new Map<string, { code: number; text: string }>();
   /** Every getcharges item answers with this error. */
   chargesError: { code: number; text: string } | null = null;
+  /** PT15M: a quarter-hour meter, answering Quarter (and Actual) with 92, 96 or 100 points a day. */
+  readingOccurrence: 'PT1H' | 'PT15M' = 'PT1H';
+  /** Per metering point id: the charges getcharges lists (default: chargesItem's). */
+  readonly chargeLists = new Map<string, ChargeList>();
   /** Every data call answers 401, whatever the token. */
   refuseAccessTokens = false;
   private readonly valid = new Set<string>();
@@ -217,20 +265,30 @@ export class FakeEloverblik {
       return { json: { result: token } };
     });
     s.on('GET', '/customerapi/api/meteringpoints/meteringpoints', (req) =>
-      this.authorized(req) ? { json: meteringPointsDocument(this.points) } : UNAUTHORIZED,
+      this.authorized(req)
+        ? { json: meteringPointsDocument(this.points, this.readingOccurrence) }
+        : UNAUTHORIZED,
     );
     s.on('POST', /^\/customerapi\/api\/meterdata\/gettimeseries\/[^/]+\/[^/]+\/[^/]+$/i, (req) => {
       if (!this.authorized(req)) return UNAUTHORIZED;
       const [, , , , , from = '', to = '', aggregation] = req.path.split('/');
       if (from >= to) return { status: 400, json: '[30002] ToDateCanNotBeEqualToFromDate' };
-      if (aggregation !== 'Hour') return { status: 400, json: '[30008] RequestedAggregationUnavaliable' };
+      const quarters = this.readingOccurrence === 'PT15M';
+      const minutes =
+        aggregation === 'Hour'
+          ? 60
+          : quarters && (aggregation === 'Quarter' || aggregation === 'Actual')
+            ? 15
+            : null;
+      if (minutes === null && aggregation !== 'Actual')
+        return { status: 400, json: '[30008] RequestedAggregationUnavaliable' };
       return {
         json: {
           result: this.ids(req).map((id) => {
             const failure = this.dateErrors.get(from) ?? this.itemErrors.get(id);
             return failure
               ? itemError(id, failure.code, failure.text)
-              : timeSeriesItem(id, this.typeOf(id), from, to);
+              : timeSeriesItem(id, this.typeOf(id), from, to, minutes ?? 60);
           }),
         },
       };
@@ -241,7 +299,9 @@ export class FakeEloverblik {
         json: {
           result: this.ids(req).map((id) => {
             const failure = this.chargesError ?? this.itemErrors.get(id);
-            return failure ? itemError(id, failure.code, failure.text) : chargesItem(id);
+            if (failure) return itemError(id, failure.code, failure.text);
+            const list = this.chargeLists.get(id);
+            return list ? { result: { meteringPointId: id, ...list }, ...ok(id) } : chargesItem(id);
           }),
         },
       };

@@ -68,26 +68,51 @@ export function tariffRecord(o: {
   validFrom: string;
   validTo: string | null;
   hourly: (number | null)[];
+  /** D01 subscription, D02 fee, D03 tariff (the default) */
+  chargeType?: string;
+  note?: string;
+  owner?: string;
+  resolution?: string;
 }): Row {
   const row: Row = {
-    ChargeOwner: 'Radius Elnet A/S',
+    ChargeOwner: o.owner ?? 'Radius Elnet A/S',
     GLN_Number: o.gln ?? '5790000705689',
-    ChargeType: 'D03',
+    ChargeType: o.chargeType ?? 'D03',
     ChargeTypeCode: o.code ?? 'DT_C_01',
-    Note: 'Nettarif C time',
-    Description: 'Nettarif C time',
+    Note: o.note ?? 'Nettarif C time',
+    Description: o.note ?? 'Nettarif C time',
     ValidFrom: o.validFrom,
     ValidTo: o.validTo,
     VATClass: 'D02',
     TransparentInvoicing: 1,
     TaxIndicator: 0,
-    ResolutionDuration: 'PT1H',
+    ResolutionDuration: o.resolution ?? (o.hourly.slice(1).every((v) => v === null) ? 'P1D' : 'PT1H'),
   };
   o.hourly.forEach((v, i) => (row[`Price${i + 1}`] = v));
   return row;
 }
 
 export const ENERGINET_GLN = '5790000432752';
+export const RADIUS_GLN = '5790000705689';
+
+/**
+ * Radius Elnet's C-customer tariff DT_C_01 (Note "Nettarif C time") from 2025-10 to 2027-04 in
+ * DKK/kWh, Tarifmodel 3.0 (lavlast 00-06, spidslast 17-21, højlast otherwise), newest first.
+ */
+export function radiusTariffRecords(): Row[] {
+  const periods: [string, string, number, number, number][] = [
+    ['2026-10-01T00:00:00', '2027-04-01T00:00:00', 0.1062, 0.3185, 0.9556],
+    ['2026-04-01T00:00:00', '2026-10-01T00:00:00', 0.1062, 0.1593, 0.4141],
+    ['2025-10-01T00:00:00', '2026-04-01T00:00:00', 0.0976, 0.2929, 0.8788],
+  ];
+  return periods.map(([validFrom, validTo, low, high, peak]) =>
+    tariffRecord({
+      validFrom,
+      validTo,
+      hourly: Array.from({ length: 24 }, (_, h) => (h < 6 ? low : h >= 17 && h < 21 ? peak : high)),
+    }),
+  );
+}
 
 /** One of Energinet's charges in the DatahubPricelist wire format: flat (P1D, Price1 only) or hourly (PT1H). */
 export function energinetChargeRecord(o: {
@@ -115,6 +140,11 @@ export function energinetChargeRecord(o: {
     TaxIndicator: o.code === 'EA-001' ? 1 : 0,
     ResolutionDuration: Array.isArray(o.price) ? 'PT1H' : 'P1D',
   };
+}
+
+/** Tariff-of-use prices by wall-clock hour: `low` 00-06, `peak` 17-21, `high` otherwise (Tarifmodel 3.0). */
+export function touHours(low: number, high: number, peak: number): number[] {
+  return Array.from({ length: 24 }, (_, h) => (h < 6 ? low : h >= 17 && h < 21 ? peak : high));
 }
 
 /**

@@ -248,6 +248,7 @@ describe('dates: years 0000 and 9999, impossible days and days outside their ran
       'GET /api/costs query.to',
       'GET /api/quote/premium query.from',
       'GET /api/portfolio query.at',
+      'GET /api/charges query.date',
     ])
       expect(names).toContain(expected);
   });

@@ -76,6 +76,10 @@ describe('fuzzing every route from its schema', { timeout: 600_000 }, () => {
       'GET /api/currencies/{date}',
       'GET /api/exch-hour',
       'POST /metering/sync',
+      'GET /api/charges',
+      'GET /api/bill',
+      'GET /api/consumer-prices',
+      'GET /api/consumption',
     ])
       expect(names).toContain(expected);
   });

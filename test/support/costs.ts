@@ -5,6 +5,7 @@ import { EnergiDataService, type SpotPrice } from '../../src/providers/energidat
 import { danishDayBounds, danishDaySteps, danishHour } from '../../src/shared/danish-time.js';
 import * as prices from '../../src/power/prices/repository.js';
 import { PriceService } from '../../src/power/prices/service.js';
+import { HouseholdCharges } from '../../src/power/household/service.js';
 
 /**
  * Energinet's 2026 charges as the tests' fixtures use them (DKK/kWh): transmission 0.043, system
@@ -24,16 +25,27 @@ export function chargesWithTaxGap(taxGap: string, next: string) {
   ];
 }
 
-/** Loads the fake's charges into the app's database, as the daily refresh does. */
+/**
+ * Loads the fake's charges into the app's database as the daily refresh does without a metering
+ * token: Energinet's, and the grid company's when the app has GRID_COMPANY_GLN.
+ */
 export async function refreshCharges(app: TestApp, fake: FakeEnergiDataService): Promise<void> {
-  await new PriceService(
-    app.ctx,
-    new EnergiDataService({
-      ...providerDeps(app.ctx, 'energidataservice'),
-      baseUrl: fake.url,
-      timeoutMs: 5000,
-    }),
-  ).refreshCharges();
+  const provider = new EnergiDataService({
+    ...providerDeps(app.ctx, 'energidataservice'),
+    baseUrl: fake.url,
+    timeoutMs: 5000,
+  });
+  const prices = new PriceService(app.ctx, provider);
+  await new HouseholdCharges({
+    db: app.ctx.database.db,
+    pricelist: (filter, signal) => provider.pricelist(filter, signal),
+    meter: { available: async () => false, meteringPoints: async () => [], charges: async () => [] },
+    config: app.ctx.config,
+    clock: app.ctx.clock,
+    log: app.ctx.log,
+    signal: app.ctx.shutdown,
+    onChanged: () => prices.chargesChanged(),
+  }).refresh();
 }
 
 /**
@@ -57,5 +69,5 @@ export async function storeDay(
   const db = app.ctx.database.db;
   await prices.insertPrices(db, rows);
   const { start, end } = danishDayBounds(date);
-  await prices.deriveElprices(db, start, end, app.ctx.config.gridCompanyGln, app.ctx.config.energinetGln);
+  await prices.deriveElprices(db, start, end);
 }

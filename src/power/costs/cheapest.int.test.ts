@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FakeEnergiDataService } from '../../../test/fakes/energidataservice.js';
+import {
+  FakeEnergiDataService,
+  RADIUS_GLN,
+  radiusTariffRecords,
+} from '../../../test/fakes/energidataservice.js';
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
 import type { Cheapest } from './schemas.js';
 import { chargesWithTaxGap, refreshCharges, storeDay } from '../../../test/support/costs.js';
@@ -17,7 +21,11 @@ beforeAll(async () => {
   fake = await FakeEnergiDataService.start();
   fake.charges = chargesWithTaxGap('2026-05-05', '2026-05-06');
   fake.publication.set('2026-01-16', 'none');
-  app = await startTestApp({ env: { PRICE_FEED_URL: fake.url }, now: '2026-01-15T09:00:00Z' });
+  app = await startTestApp({
+    env: { GRID_COMPANY_GLN: RADIUS_GLN, PRICE_FEED_URL: fake.url },
+    now: '2026-01-15T09:00:00Z',
+  });
+  fake.tariffs = radiusTariffRecords();
   await refreshCharges(app, fake);
   for (const d of ['2026-01-15', '2026-05-05']) await storeDay(app, d, (h) => String(SPOT[h]));
 });

@@ -1,6 +1,10 @@
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FakeEnergiDataService } from '../../../test/fakes/energidataservice.js';
+import {
+  FakeEnergiDataService,
+  RADIUS_GLN,
+  radiusTariffRecords,
+} from '../../../test/fakes/energidataservice.js';
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
 import type { ConsumerPrices } from './schemas.js';
 import { chargesWithTaxGap, refreshCharges, storeDay } from '../../../test/support/costs.js';
@@ -12,9 +16,15 @@ beforeAll(async () => {
   fake = await FakeEnergiDataService.start();
   fake.charges = chargesWithTaxGap('2026-05-05', '2026-05-06');
   app = await startTestApp({
-    env: { PRICE_FEED_URL: fake.url, SUPPLIER_MARKUP_DKK_KWH: '0.05', PRICE_AREA: 'DK2' },
+    env: {
+      GRID_COMPANY_GLN: RADIUS_GLN,
+      PRICE_FEED_URL: fake.url,
+      SUPPLIER_MARKUP_DKK_KWH: '0.05',
+      PRICE_AREA: 'DK2',
+    },
     now: '2026-05-04T10:00:00Z',
   });
+  fake.tariffs = radiusTariffRecords();
   await refreshCharges(app, fake);
 });
 afterAll(async () => {
@@ -46,6 +56,7 @@ describe('GET /api/consumer-prices', () => {
       transmission_tariff: 0.043,
       system_tariff: 0.072,
       electricity_tax: 0.008,
+      other_tariffs: 0,
       supplier_markup: 0.05,
       vat: 0.55045,
       total: 2.75225,
@@ -105,6 +116,7 @@ describe('GET /api/consumer-prices', () => {
       'transmission_tariff',
       'system_tariff',
       'electricity_tax',
+      'other_tariffs',
       'supplier_markup',
       'vat',
       'total',
@@ -117,10 +129,44 @@ describe('GET /api/consumer-prices', () => {
       '0.043',
       '0.072',
       '0.008',
+      '0',
       '0.05',
       '0.55045',
       '2.75225',
     ]);
+  });
+
+  it("resolution=quarter gives 92, 96 or 100 quarters, each at its own spot with its hour's tariffs", async () => {
+    const price = (h: number, q: number) => String(400 + q * 40 + h);
+    for (const [date, n] of [
+      ['2027-03-28', 92],
+      ['2025-10-26', 100],
+      ['2026-03-30', 96],
+    ] as const) {
+      await storeDay(app, date, price);
+      const day = await get(`date=${date}&area=DK1&resolution=quarter`);
+      // Energinet's charges of the fixtures begin in 2026: a day before has no totals.
+      expect(day).toMatchObject({ resolution: 'quarter', complete: date > '2026' });
+      expect(day.items, date).toHaveLength(n);
+    }
+    const autumn = await get('date=2025-10-26&area=DK1&resolution=quarter');
+    // The second 02:00 hour (+01:00): quarters 402 to 522 DKK/MWh; Radius winter 2025/26 lavlast 9.76 øre.
+    const second = autumn.items.filter(
+      (i) => i.time_dk.startsWith('2025-10-26T02:') && i.time_dk.endsWith('+01:00'),
+    );
+    expect(second.map((i) => [i.time_dk.slice(11, 16), i.spot, i.grid_tariff])).toEqual([
+      ['02:00', 0.402, 0.0976],
+      ['02:15', 0.442, 0.0976],
+      ['02:30', 0.482, 0.0976],
+      ['02:45', 0.522, 0.0976],
+    ]);
+    const hourly = await get('date=2025-10-26&area=DK1');
+    expect(hourly).toMatchObject({ resolution: 'hour' });
+    expect(hourly.items).toHaveLength(25);
+    expect(hourly.items[3]!.spot).toBe(0.462);
+    const bad = await app.call('GET', '/api/consumer-prices?date=2025-10-26&resolution=minute');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toContain('resolution');
   });
 
   it('refuses a bad area or date with a 400 naming it', async () => {

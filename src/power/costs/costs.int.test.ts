@@ -1,6 +1,10 @@
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FakeEnergiDataService } from '../../../test/fakes/energidataservice.js';
+import {
+  FakeEnergiDataService,
+  RADIUS_GLN,
+  radiusTariffRecords,
+} from '../../../test/fakes/energidataservice.js';
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
 import { insertEnergy } from '../metering/repository.js';
 import { insertSolar } from '../solar/repository.js';
@@ -24,7 +28,11 @@ const energy = (iso: string, kwh: string) => ({
 beforeAll(async () => {
   fake = await FakeEnergiDataService.start();
   fake.charges = chargesWithTaxGap('2026-05-05', '2026-05-06');
-  app = await startTestApp({ env: { PRICE_FEED_URL: fake.url, API_TOKEN }, now: '2026-11-01T10:00:00Z' });
+  app = await startTestApp({
+    env: { GRID_COMPANY_GLN: RADIUS_GLN, PRICE_FEED_URL: fake.url, API_TOKEN },
+    now: '2026-11-01T10:00:00Z',
+  });
+  fake.tariffs = radiusTariffRecords();
   await refreshCharges(app, fake);
   // DK1: 500 DKK/MWh all day but 17:00, whose quarters are 1000, 1100, 1200, 1300 (spot 1.15)
   const price = (h: number, q: number) => (h === 17 ? String(1000 + q * 100) : '500');
@@ -127,6 +135,27 @@ describe('GET /api/costs against hand-computed fixtures', () => {
     expect(body.total).toMatchObject({ hours: 2, hours_priced: 0, cost_dkk: 0 });
   });
 
+  it('fetches the prices of a metered day never fetched, as /api/elprice does, instead of costing it at 0', async () => {
+    const db = app.ctx.database.db;
+    await insertEnergy(db, 'power.consumption', [
+      energy('2026-06-10T10:00:00Z', '1'),
+      energy('2026-06-11T10:00:00Z', '1'),
+    ]);
+    const before = fake.priceRequests().length;
+    const fetched = await costs('from=2026-06-10&to=2026-06-10');
+    expect(fake.priceRequests().length).toBe(before + 1);
+    expect(fetched.days[0]).toMatchObject({ hours: 1, hours_priced: 1 });
+    expect(fetched.days[0]!.cost_dkk).toBeGreaterThan(0);
+    // The provider down: the day is counted as not priced, and the answer is still 200.
+    fake.server.failAlways({ kind: 'status', status: 500 });
+    try {
+      const down = await costs('from=2026-06-11&to=2026-06-11');
+      expect(down.days[0]).toMatchObject({ hours: 1, hours_priced: 0, cost_dkk: 0 });
+    } finally {
+      fake.server.heal();
+    }
+  });
+
   it('resolution=hour lists each metered hour with exact, unrounded amounts', async () => {
     const body = await costs('from=2026-01-15&to=2026-01-15&resolution=hour');
     const items = body.days[0]!.items!;
@@ -138,6 +167,7 @@ describe('GET /api/costs against hand-computed fixtures', () => {
     ]);
     expect(items[2]).toEqual({
       time_dk: '2026-01-15T17:00:00+01:00',
+      resolution_minutes: 60,
       consumption_kwh: 2.25,
       production_kwh: null,
       solar_kwh: null,
@@ -184,6 +214,7 @@ describe('GET /api/costs against hand-computed fixtures', () => {
     expect(hourRows).toHaveLength(5);
     expect(hourRows[3]).toEqual([
       '2026-01-15T17:00:00+01:00',
+      '60',
       '2.25',
       '',
       '',

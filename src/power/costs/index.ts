@@ -1,10 +1,14 @@
 import type { AppContext, Feature } from '../../context.js';
+import type { HouseholdCharges } from '../household/service.js';
 import type { PriceService } from '../prices/service.js';
 import { costRoutes } from './routes.js';
 import { CostService } from './service.js';
 
 /** /api/consumer-prices, /api/costs and /api/cheapest, on the price service's stored hours. */
-export function createCostsFeature(ctx: AppContext, deps: { prices: PriceService }): Feature {
-  const service = new CostService(ctx, deps.prices);
+export function createCostsFeature(
+  ctx: AppContext,
+  deps: { prices: PriceService; household: Pick<HouseholdCharges, 'current'> },
+): Feature {
+  const service = new CostService(ctx, deps.prices, () => deps.household.current());
   return { name: 'costs', routes: (app) => costRoutes(app, service) };
 }

@@ -9,6 +9,8 @@ export interface PricedHour {
   transmission_tariff: Big | null;
   system_tariff: Big | null;
   electricity_tax: Big | null;
+  /** The household's other consumption tariffs summed (0 without any). */
+  other_tariffs: Big;
   supplier_markup: Big;
   /** VAT on the sum of the others; null when a charge is missing. */
   vat: Big | null;
@@ -36,15 +38,17 @@ export function priceHour(row: ConsumerHourRow, pricing: Pricing): PricedHour {
     electricity_tax: exact(row.electricity_tax_dkk_kwh),
   };
   const supplier_markup = new Big(pricing.markup);
+  const other_tariffs = new Big(row.other_tariffs_dkk_kwh ?? '0');
   const known = Object.values(parts).every((p) => p !== null);
   const sum = known
-    ? Object.values(parts).reduce<Big>((s, p) => s.plus(p!), spot.plus(supplier_markup))
+    ? Object.values(parts).reduce<Big>((s, p) => s.plus(p!), spot.plus(supplier_markup).plus(other_tariffs))
     : null;
   const vat = sum === null ? null : sum.times(pricing.vatRate);
   return {
     time: row.time_dk,
     spot,
     ...parts,
+    other_tariffs,
     supplier_markup,
     vat,
     total: sum === null ? null : sum.plus(vat!),

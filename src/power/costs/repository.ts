@@ -1,8 +1,13 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/schema.js';
+import { meteredIntervals, type CostParams } from './intervals.js';
+
+export type { CostParams } from './intervals.js';
 
 export interface ConsumerHourRow {
   time_dk: Date;
+  /** 60 for an hour, 15 for a quarter hour */
+  minutes?: number;
   /** DKK/MWh, the exact mean of the hour's quarters */
   price_dkk: string;
   /** DKK/MWh */
@@ -10,6 +15,7 @@ export interface ConsumerHourRow {
   transmission_dkk_kwh: string | null;
   system_dkk_kwh: string | null;
   electricity_tax_dkk_kwh: string | null;
+  other_tariffs_dkk_kwh?: string | null;
 }
 
 /** The stored hours of one area in [start, end), with every part of their price. */
@@ -28,6 +34,7 @@ export async function consumerHours(
       'transmission_dkk_kwh',
       'system_dkk_kwh',
       'electricity_tax_dkk_kwh',
+      'other_tariffs_dkk_kwh',
     ])
     .where('time_dk', '>=', start)
     .where('time_dk', '<', end)
@@ -36,32 +43,26 @@ export async function consumerHours(
     .execute();
 }
 
-export interface CostParams {
-  start: Date;
-  end: Date;
-  area: string;
-  /** DKK/kWh excl. VAT, exact decimal text */
-  markup: string;
-  vatRate: string;
-}
-
 /**
- * Every metered hour of [start, end) beside its prices, DKK/kWh: consumption (D07, all points),
- * production to the grid (D06), the solar inverter's energy (as power.metered_hours keeps them),
- * the spot price in DKK/MWh, and `x`, the sum of spot, tariffs, charges and markup in DKK/kWh
- * before VAT (null when a part is missing). The hour's self-consumption is the solar energy less
- * what went to the grid, never below zero.
+ * The stored day-ahead periods of one area in [start, end) beside the tariffs of their hour: a
+ * quarter hour (from 2025-10-01) with its own price, an hourly row (before) with the hour's.
  */
-function meteredHours(p: CostParams) {
-  return sql`
-    select m.start_at, m.date_dk, m.consumption_kwh, m.production_kwh, m.solar_kwh, e.price_dkk,
-           e.charges_sum_dkk_kwh + ${p.markup}::numeric as x,
-           case when m.solar_kwh is not null
-                then greatest(m.solar_kwh - coalesce(m.production_kwh, 0), 0) end as self_consumed_kwh,
-           (m.consumption_kwh is not null or m.production_kwh is not null) as metered
-      from power.metered_hours m
-      left join power.elprices e on e.time_dk = m.start_at and e.price_area = ${p.area}
-     where m.start_at >= ${p.start} and m.start_at < ${p.end}`;
+export async function consumerQuarters(
+  db: Db,
+  start: Date,
+  end: Date,
+  area: string,
+): Promise<(ConsumerHourRow & { minutes: number })[]> {
+  const result = await sql<ConsumerHourRow & { minutes: number }>`
+    select p.time_dk, p.resolution_minutes as minutes, p.price_dkk, e.tariff_dkk, e.transmission_dkk_kwh,
+           e.system_dkk_kwh, e.electricity_tax_dkk_kwh, e.other_tariffs_dkk_kwh
+      from power.prices p
+      left join power.elprices e
+        on e.time_dk = date_trunc('hour', p.time_dk at time zone 'UTC') at time zone 'UTC'
+       and e.price_area = p.price_area
+     where p.time_dk >= ${start} and p.time_dk < ${end} and p.price_area = ${area}
+     order by p.time_dk`.execute(db);
+  return result.rows;
 }
 
 export interface CostDayRow {
@@ -74,6 +75,8 @@ export interface CostDayRow {
   hours_priced: string;
   self_consumed_kwh: string | null;
   self_consumption_value_dkk: string | null;
+  /** a metered interval of the day has no stored price (the day was never fetched) */
+  unpriced: boolean;
 }
 
 /**
@@ -87,8 +90,9 @@ export async function costDays(db: Db, p: CostParams): Promise<CostDayRow[]> {
     select d.date_dk::text as date, d.consumption_kwh, round(${vat} * d.cx, 2) as cost_dkk,
            d.production_kwh, round(d.sold * 0.001, 2) as sold_value_dkk, d.hours, d.hours_priced,
            d.self_consumed_kwh,
-           case when d.solar_hours > 0 then round(${vat} * d.sx, 2) end as self_consumption_value_dkk
-      from (select h.date_dk,
+           case when d.solar_hours > 0 then round(${vat} * d.sx, 2) end as self_consumption_value_dkk,
+           d.unpriced
+      from (select h.date_dk, bool_or(h.unpriced and h.metered) as unpriced,
                    coalesce(sum(h.consumption_kwh), 0) as consumption_kwh,
                    coalesce(sum(h.consumption_kwh * h.x), 0) as cx,
                    coalesce(sum(h.production_kwh), 0) as production_kwh,
@@ -98,7 +102,7 @@ export async function costDays(db: Db, p: CostParams): Promise<CostDayRow[]> {
                    sum(h.self_consumed_kwh) as self_consumed_kwh,
                    coalesce(sum(h.self_consumed_kwh * h.x), 0) as sx,
                    count(h.solar_kwh) as solar_hours
-              from (${meteredHours(p)}) h
+              from (${meteredIntervals(p)}) h
              group by 1) d
      order by 1`.execute(db);
   return result.rows;
@@ -106,6 +110,7 @@ export async function costDays(db: Db, p: CostParams): Promise<CostDayRow[]> {
 
 export interface CostHourRow {
   start_at: Date;
+  minutes: number;
   consumption_kwh: string | null;
   production_kwh: string | null;
   solar_kwh: string | null;
@@ -117,9 +122,9 @@ export interface CostHourRow {
 /** The metered hours themselves, for `resolution=hour`. */
 export async function costHours(db: Db, p: CostParams): Promise<CostHourRow[]> {
   const result = await sql<CostHourRow>`
-    select h.start_at, h.consumption_kwh, h.production_kwh, h.solar_kwh, h.price_dkk * 0.001 as spot,
+    select h.start_at, h.minutes, h.consumption_kwh, h.production_kwh, h.solar_kwh, h.price_dkk * 0.001 as spot,
            h.x * (1 + ${p.vatRate}::numeric) as total, h.self_consumed_kwh
-      from (${meteredHours(p)}) h
+      from (${meteredIntervals(p)}) h
      order by h.start_at`.execute(db);
   return result.rows;
 }

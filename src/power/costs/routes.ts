@@ -25,16 +25,17 @@ export function costRoutes(app: App, service: CostService) {
     {
       schema: {
         tags: ['power'],
-        summary: 'What a kWh costs the household in each Danish hour: spot, every charge, markup and VAT',
+        summary:
+          'What a kWh costs the household in each Danish hour or quarter hour: spot, every charge, markup and VAT',
         querystring: ConsumerPricesQuery,
         response: { 200: jsonOrCsv(ConsumerPrices), ...problems(400, 502, 503) },
       },
     },
     async (request, reply) => {
-      const { date, area, format } = request.query;
+      const { date, area, format, resolution } = request.query;
       const answer =
-        service.cachedConsumerPrices(date, area) ??
-        (await service.consumerPrices(date, area, request.deadline.signal));
+        service.cachedConsumerPrices(date, area, resolution) ??
+        (await service.consumerPrices(date, area, request.deadline.signal, resolution));
       void reply.header('cache-control', answer.complete ? 'public, max-age=3600' : 'no-store');
       if (format === 'csv')
         return sendCsv(
@@ -63,7 +64,7 @@ export function costRoutes(app: App, service: CostService) {
     },
     async (request, reply) => {
       const { from, to, resolution, format } = request.query;
-      const costs = await service.costs(from, to, resolution);
+      const costs = await service.costs(from, to, resolution, request.deadline.signal);
       if (format !== 'csv') return costs;
       const name = `costs-${from}-${to}.csv`;
       if (resolution === 'hour')

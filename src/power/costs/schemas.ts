@@ -15,6 +15,12 @@ export const ConsumerPricesQuery = Type.Object(
   {
     date: Type.Optional(Day(DAYS.prices, 'a Danish day; default today in Denmark')),
     area: Type.Optional(Area),
+    resolution: Type.Optional(
+      Type.Union([Type.Literal('hour'), Type.Literal('quarter')], {
+        description:
+          "hour (default), or quarter: one item per quarter hour (92, 96 or 100 a day), each with its quarter's spot (from 2025-10-01; before, its hour's) and its hour's tariffs",
+      }),
+    ),
     format: Format,
   },
   { additionalProperties: false },
@@ -22,11 +28,16 @@ export const ConsumerPricesQuery = Type.Object(
 
 export const ConsumerPriceItem = Type.Object({
   time_dk: InstantDk,
-  spot: PerKwh("day-ahead price, the exact mean of the hour's quarters"),
-  grid_tariff: Nullable(PerKwh("the grid company's (GRID_COMPANY_GLN) tariff of the hour, excl. VAT")),
+  spot: PerKwh("day-ahead price: the quarter's, or for an hour the exact mean of its quarters"),
+  grid_tariff: Nullable(
+    PerKwh(
+      "the household's grid tariff of the hour (its meter's, else GRID_COMPANY_GLN's), excl. VAT; null when none applies",
+    ),
+  ),
   transmission_tariff: Nullable(PerKwh("Energinet's transmission tariff (40000), excl. VAT")),
   system_tariff: Nullable(PerKwh("Energinet's system tariff (41000), excl. VAT")),
   electricity_tax: Nullable(PerKwh('electricity tax (elafgift, EA-001), excl. VAT')),
+  other_tariffs: PerKwh('every other tariff the household pays per kWh (as its meter lists them), excl. VAT'),
   supplier_markup: PerKwh("the supplier's markup (SUPPLIER_MARKUP_DKK_KWH), excl. VAT"),
   vat: Nullable(PerKwh('VAT_RATE times the sum of the parts above; null when one is missing')),
   total: Nullable(PerKwh('the sum of the parts plus VAT; null when a charge is missing, never guessed')),
@@ -36,10 +47,22 @@ export type ConsumerPriceItem = Static<typeof ConsumerPriceItem>;
 export const ConsumerPrices = Type.Object({
   date: Type.String(),
   area: Type.String(),
+  resolution: Type.Union([Type.Literal('hour'), Type.Literal('quarter')]),
   complete: Type.Boolean({
-    description: 'every hour of the day (23, 24 or 25) is stored and has a total',
+    description:
+      'every hour (23, 24 or 25) or quarter hour (92, 96 or 100) of the day is stored and has a total',
   }),
-  items: Type.Array(ConsumerPriceItem, { description: 'the stored hours of the day, in order' }),
+  configured: Type.Boolean({
+    description:
+      'a grid company applies (from the metering token, or GRID_COMPANY_GLN); false: no total has a grid tariff',
+  }),
+  grid_company: Nullable(
+    Type.Object({ gln: Type.String(), name: Nullable(Type.String()), source: Type.String() }),
+  ),
+  note: Nullable(Type.String({ description: 'what is missing, in words, when not configured' })),
+  items: Type.Array(ConsumerPriceItem, {
+    description: 'the stored hours or quarter hours of the day, in order',
+  }),
 });
 export type ConsumerPrices = Static<typeof ConsumerPrices>;
 
@@ -62,10 +85,13 @@ const Dkk = (description: string) => Type.Number({ description: `${description},
 
 export const CostHour = Type.Object({
   time_dk: InstantDk,
+  resolution_minutes: Type.Integer({
+    description: '60 for an hour, 15 for a quarter hour of a quarter-hour meter',
+  }),
   consumption_kwh: Nullable(Kwh('taken from the grid (D07)')),
   production_kwh: Nullable(Kwh('supplied to the grid (D06)')),
   solar_kwh: Nullable(Kwh("the solar inverter's energy, where imported")),
-  spot: Nullable(PerKwh('day-ahead price')),
+  spot: Nullable(PerKwh("day-ahead price of the interval (a quarter's own, from 2025-10-01)")),
   total: Nullable(PerKwh('consumer price incl. VAT; null when a part is missing')),
   cost_dkk: Nullable(Dkk('consumption × total, exact, not rounded')),
   sold_value_dkk: Nullable(Dkk('production × spot, exact, not rounded')),
@@ -78,11 +104,20 @@ export const CostDay = Type.Object({
   cost_dkk: Dkk("the sum of each priced hour's consumption × total, rounded to øre"),
   production_kwh: Kwh('supplied to the grid (D06)'),
   sold_value_dkk: Dkk('the sum of production × spot, rounded to øre'),
-  hours: Type.Integer({ description: 'hours with a metered reading' }),
-  hours_priced: Type.Integer({ description: 'of those, the hours with a total; the others are not costed' }),
+  hours: Type.Integer({
+    description: 'metered intervals: hours, or quarter hours of a quarter-hour meter',
+  }),
+  hours_priced: Type.Integer({
+    description:
+      'of those, the intervals with a total; the others are counted here and not costed, never at 0',
+  }),
   self_consumed_kwh: Nullable(Kwh('solar energy used at home; null without imported solar readings')),
   self_consumption_value_dkk: Nullable(Dkk('self_consumed_kwh × total, rounded to øre')),
-  items: Type.Optional(Type.Array(CostHour, { description: 'with resolution=hour' })),
+  items: Type.Optional(
+    Type.Array(CostHour, {
+      description: 'with resolution=hour: every metered interval at its own resolution',
+    }),
+  ),
 });
 export type CostDay = Static<typeof CostDay>;
 

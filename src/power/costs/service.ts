@@ -9,7 +9,10 @@ import {
   danishDaySteps,
   toDanishIso,
 } from '../../shared/danish-time.js';
+import type { HouseholdStatus } from '../household/service.js';
 import type { PriceService } from '../prices/service.js';
+
+export type Resolution = 'hour' | 'quarter';
 import { cheapestWindow, num, priceHour, type PricedHour, type Pricing } from './pricing.js';
 import * as repo from './repository.js';
 import type { Cheapest, ConsumerPriceItem, ConsumerPrices, CostDay, Costs } from './schemas.js';
@@ -32,6 +35,7 @@ export function consumerItem(h: PricedHour): ConsumerPriceItem {
     transmission_tariff: num(h.transmission_tariff),
     system_tariff: num(h.system_tariff),
     electricity_tax: num(h.electricity_tax),
+    other_tariffs: num(h.other_tariffs)!,
     supplier_markup: num(h.supplier_markup)!,
     vat: num(h.vat),
     total: num(h.total),
@@ -46,13 +50,18 @@ export class CostService {
   constructor(
     private readonly ctx: AppContext,
     private readonly prices: PriceService,
+    private readonly household: () => HouseholdStatus,
   ) {
     this.pricing = { markup: ctx.config.supplierMarkupDkkKwh, vatRate: ctx.config.vatRate };
   }
 
   /** A complete day already answered with the current charges (see PriceService.cachedElprice). */
-  cachedConsumerPrices(date: string | undefined, area: string | undefined): ConsumerPricesAnswer | undefined {
-    const key = `${date ?? this.prices.today()}|${area ?? this.ctx.config.priceArea}`;
+  cachedConsumerPrices(
+    date: string | undefined,
+    area: string | undefined,
+    resolution: Resolution = 'hour',
+  ): ConsumerPricesAnswer | undefined {
+    const key = `${date ?? this.prices.today()}|${area ?? this.ctx.config.priceArea}|${resolution}`;
     const hit = this.cache.get(key);
     return hit && hit.version === this.prices.chargesVersion ? hit.answer : undefined;
   }
@@ -62,18 +71,31 @@ export class CostService {
     date: string | undefined,
     area: string | undefined,
     signal?: AbortSignal,
+    resolution: Resolution = 'hour',
   ): Promise<ConsumerPricesAnswer> {
-    const hit = this.cachedConsumerPrices(date, area);
+    const hit = this.cachedConsumerPrices(date, area, resolution);
     if (hit) return hit;
     const day = date ?? this.prices.today();
     const where = area ?? this.ctx.config.priceArea;
-    const key = `${day}|${where}`;
+    const key = `${day}|${where}|${resolution}`;
     const version = this.prices.chargesVersion;
     await this.prices.elprice(day, signal);
-    const hours = await this.pricedHours(day, where);
+    const hours =
+      resolution === 'hour' ? await this.pricedHours(day, where) : await this.pricedQuarters(day, where);
     const items = hours.map(consumerItem);
-    const complete = items.length === danishDaySteps(day, 60).length && items.every((i) => i.total !== null);
-    const body: ConsumerPrices = { date: day, area: where, complete, items };
+    const steps = danishDaySteps(day, resolution === 'hour' ? 60 : 15).length;
+    const complete = items.length === steps && items.every((i) => i.total !== null);
+    const status = this.household();
+    const body: ConsumerPrices = {
+      date: day,
+      area: where,
+      resolution,
+      complete,
+      configured: status.configured,
+      grid_company: status.grid_company && { ...status.grid_company, source: status.source ?? 'config' },
+      note: status.configured ? null : status.detail,
+      items,
+    };
     const answer = { body, json: Buffer.from(JSON.stringify(body)), complete };
     if (complete) {
       if (this.cache.size >= CACHE_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
@@ -83,7 +105,12 @@ export class CostService {
   }
 
   /** Inclusive Danish days, at most 366; every day of the range is listed, metered or not. */
-  async costs(from: string, to: string, resolution: 'day' | 'hour' = 'day'): Promise<Costs> {
+  async costs(
+    from: string,
+    to: string,
+    resolution: 'day' | 'hour' = 'day',
+    signal?: AbortSignal,
+  ): Promise<Costs> {
     if (to < from) throw badRequest(`querystring.to: ${to} is before from (${from})`);
     if (addDays(from, MAX_COST_DAYS - 1) < to)
       throw badRequest(
@@ -98,7 +125,14 @@ export class CostService {
       vatRate: this.pricing.vatRate,
     };
     const db = this.ctx.database.db;
-    const stored = new Map((await repo.costDays(db, params)).map((r) => [r.date, r]));
+    let rows = await repo.costDays(db, params);
+    const unpriced = rows.filter((r) => r.unpriced).map((r) => r.date);
+    if (unpriced.length > 0) {
+      // A metered day whose prices were never fetched is fetched now, as /api/elprice would.
+      await this.prices.fillDays(unpriced, signal);
+      rows = await repo.costDays(db, params);
+    }
+    const stored = new Map(rows.map((r) => [r.date, r]));
     const byDay = new Map<string, NonNullable<CostDay['items']>>();
     if (resolution === 'hour')
       for (const h of await repo.costHours(db, params)) {
@@ -109,6 +143,7 @@ export class CostService {
         const n = (v: string | null) => (v === null ? null : Number(v));
         list.push({
           time_dk: toDanishIso(h.start_at),
+          resolution_minutes: Number(h.minutes),
           consumption_kwh: n(h.consumption_kwh),
           production_kwh: n(h.production_kwh),
           solar_kwh: n(h.solar_kwh),
@@ -224,6 +259,17 @@ export class CostService {
       average_dkk_kwh: num(w.average)!,
       basis: w.basis,
     };
+  }
+
+  /** Every stored period of the day as quarter hours: an hourly row (before 2025-10-01) is four quarters at its price. */
+  private async pricedQuarters(day: string, area: string): Promise<PricedHour[]> {
+    const { start, end } = danishDayBounds(day);
+    const rows = await repo.consumerQuarters(this.ctx.database.db, start, end, area);
+    return rows.flatMap((r) =>
+      Array.from({ length: r.minutes / 15 }, (_, i) =>
+        priceHour({ ...r, time_dk: new Date(r.time_dk.getTime() + i * 900_000) }, this.pricing),
+      ),
+    );
   }
 
   private async pricedHours(day: string, area: string): Promise<PricedHour[]> {

@@ -11,6 +11,8 @@ export interface MeteredHoursTable {
   production_kwh: string | null;
   /** kWh of the solar inverter */
   solar_kwh: string | null;
+  /** 60 for an hour's readings, 15 for a quarter hour's (migration 0141) */
+  minutes: Generated<number>;
 }
 
 export interface CostTables {

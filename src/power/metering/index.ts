@@ -1,7 +1,9 @@
 import type { AppContext, Feature } from '../../context.js';
 import { providerDeps } from '../../providers/budget.js';
 import { EloverblikClient, refreshTokenSource, type Sleep } from '../../providers/eloverblik.js';
+import { ALWAYS_LEADER, type Leadership } from '../../btc/leadership.js';
 import { meteringRoutes } from './routes.js';
+import { MeteringSyncScheduler } from './scheduler.js';
 import { meteringService, type MeteringService } from './service.js';
 
 export interface MeteringOptions {
@@ -10,9 +12,9 @@ export interface MeteringOptions {
   retries?: number;
 }
 
-/** The metering sync against Eloverblik, for the route and for `sync-month`. */
-export function createMeteringService(ctx: AppContext, opts: MeteringOptions = {}): MeteringService {
-  const client = new EloverblikClient({
+/** The one Eloverblik client of a process: its data access token is shared by every user. */
+export function createEloverblikClient(ctx: AppContext, opts: MeteringOptions = {}): EloverblikClient {
+  return new EloverblikClient({
     ...providerDeps(ctx, 'eloverblik'),
     tokenBudget: ctx.budgets.eloverblikToken,
     baseUrl: ctx.config.urls.metering,
@@ -22,16 +24,50 @@ export function createMeteringService(ctx: AppContext, opts: MeteringOptions = {
     sleep: opts.sleep,
     retries: opts.retries,
   });
+}
+
+/** The metering sync against Eloverblik, for the route and for `sync-month`. */
+export function createMeteringService(
+  ctx: AppContext,
+  opts: MeteringOptions = {},
+  client = createEloverblikClient(ctx, opts),
+): MeteringService {
   return meteringService({ db: ctx.database.db, client, clock: ctx.clock, shutdown: ctx.shutdown });
 }
 
-/** Metering points, production and consumption: POST /metering/sync and the private reads. */
-export function createMeteringFeature(ctx: AppContext, opts: MeteringOptions = {}): Feature {
-  const service = createMeteringService(ctx, opts);
-  const job = {
+/**
+ * Metering points, production and consumption: POST /metering/sync, the private reads, and the
+ * daily sync on the leader.
+ */
+export function createMeteringFeature(
+  ctx: AppContext,
+  opts: MeteringOptions = {},
+  deps: { client?: EloverblikClient; leadership?: Leadership } = {},
+): Feature {
+  const service = createMeteringService(ctx, opts, deps.client ?? createEloverblikClient(ctx, opts));
+  const leadership = deps.leadership ?? ALWAYS_LEADER;
+  const token = refreshTokenSource(ctx.config);
+  const scheduler = new MeteringSyncScheduler(service, {
+    db: ctx.database.db,
     clock: ctx.clock,
-    checkToken: () => refreshTokenSource(ctx.config)(),
+    log: ctx.log,
+    health: ctx.health.feed('metering-sync', true),
     shutdown: ctx.shutdown,
+    isLeader: () => leadership.isLeader(),
+    tokenAvailable: () =>
+      token().then(
+        () => true,
+        () => false,
+      ),
+  });
+  const job = { clock: ctx.clock, checkToken: () => token(), shutdown: ctx.shutdown };
+  return {
+    name: 'metering',
+    routes: (app) => meteringRoutes(app, service, job),
+    start: () => {
+      if (ctx.config.feeds.meteringSync) scheduler.start();
+      else ctx.health.feed('metering-sync', true).detail = 'off (METERING_SYNC_ENABLED=false)';
+    },
+    stop: () => scheduler.stop(),
   };
-  return { name: 'metering', routes: (app) => meteringRoutes(app, service, job) };
 }

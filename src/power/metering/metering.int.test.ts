@@ -129,17 +129,20 @@ describe('POST /metering/sync', () => {
     expect(consumption[0]).toEqual({
       metering_point_id: D07,
       time_dk: '2026-06-10T00:00:00+02:00',
+      resolution_minutes: 60,
       quantity_kwh: Number(quantityOf(D07, 1)),
       quality: 'A03',
     });
     const csv = await t.call('GET', '/api/consumption?date=2026-06-10&format=csv', undefined, auth);
     expect(csv.headers['content-type']).toMatch(/^text\/csv/);
     const lines = csv.body.split('\r\n');
-    expect(lines[0]).toBe('metering_point_id,time_dk,quantity_kwh,quality');
-    expect(lines[1]).toBe(`${D07},2026-06-10T00:00:00+02:00,${Number(quantityOf(D07, 1))},A03`);
+    expect(lines[0]).toBe('metering_point_id,time_dk,resolution_minutes,quantity_kwh,quality');
+    expect(lines[1]).toBe(`${D07},2026-06-10T00:00:00+02:00,60,${Number(quantityOf(D07, 1))},A03`);
     expect(lines).toHaveLength(24 + 2); // header, 24 rows, and the empty rest after the last CRLF
     const prodCsv = await t.call('GET', '/api/production?date=2026-06-10&format=csv', undefined, auth);
-    expect(prodCsv.body.split('\r\n')[0]).toBe('metering_point_id,time_dk,quantity_kwh,quality');
+    expect(prodCsv.body.split('\r\n')[0]).toBe(
+      'metering_point_id,time_dk,resolution_minutes,quantity_kwh,quality',
+    );
     const production = (await t.call('GET', '/api/production?date=2026-06-10', undefined, auth)).json();
     expect(production.map((r: { metering_point_id: string }) => r.metering_point_id)).toEqual(
       Array(24).fill(D06),

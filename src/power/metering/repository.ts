@@ -100,13 +100,64 @@ export async function insertEnergy(db: Db, table: EnergyTable, rows: HourlyEnerg
   return inserted.length;
 }
 
-export async function energyBetween(db: Db, table: EnergyTable, start: Date, end: Date) {
+export interface EnergyReadingRow {
+  metering_point_id: string;
+  start_at: Date;
+  resolution_minutes: number;
+  quantity_kwh: string;
+  quality: string | null;
+}
+
+/** Every reading of [start, end) at its own resolution. */
+export async function energyBetween(
+  db: Db,
+  table: EnergyTable,
+  start: Date,
+  end: Date,
+): Promise<EnergyReadingRow[]> {
   return db
     .selectFrom(table)
-    .select(['metering_point_id', 'start_at', 'quantity_kwh', 'quality'])
+    .select(['metering_point_id', 'start_at', 'resolution_minutes', 'quantity_kwh', 'quality'])
     .where('start_at', '>=', start)
     .where('start_at', '<', end)
     .orderBy('start_at')
     .orderBy('metering_point_id')
-    .execute();
+    .execute() as Promise<EnergyReadingRow[]>;
+}
+
+/**
+ * The readings of [start, end) summed per hour and point: an hour of quarters is one row, its
+ * quality the lowest code among them (A02 missing, A03 estimated before A04 measured).
+ */
+export async function energyHoursBetween(
+  db: Db,
+  table: EnergyTable,
+  start: Date,
+  end: Date,
+): Promise<EnergyReadingRow[]> {
+  const result = await sql<EnergyReadingRow>`
+    select metering_point_id, date_trunc('hour', start_at at time zone 'UTC') at time zone 'UTC' as start_at,
+           60 as resolution_minutes, sum(quantity_kwh) as quantity_kwh, min(quality) as quality
+      from ${sql.table(table)}
+     where start_at >= ${start} and start_at < ${end}
+     group by 1, 2
+     order by 2, 1`.execute(db);
+  return result.rows;
+}
+
+/** The last Danish day the daily sync stored, or null before its first. */
+export async function lastSyncedDay(db: Db): Promise<string | null> {
+  const row = await db
+    .selectFrom('power.metering_sync_state')
+    .select(sql<string>`last_synced_day::text`.as('day'))
+    .executeTakeFirst();
+  return row?.day ?? null;
+}
+
+/** Moves the last synced day forward (never back: a sync of an older day leaves it). */
+export async function markSynced(db: Db, day: string): Promise<void> {
+  await sql`
+    insert into power.metering_sync_state (id, last_synced_day) values (true, ${day}::date)
+    on conflict (id) do update set last_synced_day = greatest(power.metering_sync_state.last_synced_day, excluded.last_synced_day),
+                                   updated_at = now()`.execute(db);
 }

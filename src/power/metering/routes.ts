@@ -57,14 +57,14 @@ export function meteringRoutes(
         config: { private: true },
         schema: {
           tags: ['metering'],
-          summary: `Stored hourly energy ${what} of a Danish day`,
+          summary: `Stored energy ${what} of a Danish day, by hour or quarter hour`,
           security: [{ bearer: [] }],
           querystring: DayQuery,
           response: { 200: jsonOrCsv(EnergyRows), ...problems(400, 401) },
         },
       },
       async (request, reply) => {
-        const { date, rows } = await service.energyOfDay(table, request.query.date);
+        const { date, rows } = await service.energyOfDay(table, request.query.date, request.query.resolution);
         if (request.query.format !== 'csv') return rows;
         return sendCsv(
           reply,

@@ -29,12 +29,19 @@ export const SyncResult = Type.Object({
 
 export const DayQuery = Type.Object({
   date: Type.Optional(Day(DAYS.metering, 'a Danish day; defaults to today in Denmark')),
+  resolution: Type.Optional(
+    Type.Union([Type.Literal('hour'), Type.Literal('quarter')], {
+      description:
+        "hour (default): each hour's readings summed; quarter: every reading at the meter's own resolution",
+    }),
+  ),
   format: Format,
 });
 
 export const EnergyRow = Type.Object({
   metering_point_id: Type.String(),
-  time_dk: Type.String({ description: 'start of the hour, ISO 8601 with the Danish offset' }),
+  time_dk: Type.String({ description: 'start of the interval, ISO 8601 with the Danish offset' }),
+  resolution_minutes: Type.Integer({ description: '60 for an hour, 15 for a quarter hour' }),
   quantity_kwh: Type.Number(),
   quality: Type.Union([Type.String(), Type.Null()], {
     description: 'A04 measured, A03 estimated, A02 missing, A05 incomplete, A01 adjusted',

@@ -22,6 +22,7 @@ export interface SyncResult {
 export interface EnergyRow {
   metering_point_id: string;
   time_dk: string;
+  resolution_minutes: number;
   quantity_kwh: number;
   quality: string | null;
 }
@@ -71,15 +72,19 @@ export function meteringService(deps: MeteringDeps) {
       // A client's request is refused (503, Retry-After) when the provider's budget is spent; a command waits.
       const onBusy = request ? 'refuse' : 'wait';
       const points = await client.meteringPoints(signal, onBusy);
-      const all = points.flatMap((p) => [{ id: p.id, type: p.type }, ...p.children]);
-      const series = await client.timeSeries(
-        all.map((p) => p.id),
-        day,
-        addDays(day, 1),
-        'Hour',
-        signal,
-        onBusy,
-      );
+      const all = points.flatMap((p) => [
+        { id: p.id, type: p.type, readingOccurrence: p.readingOccurrence },
+        ...p.children,
+      ]);
+      // Readings at each point's own resolution: a quarter-hour point is asked for its quarters.
+      const series: TimeSeries[] = [];
+      for (const aggregation of ['Hour', 'Quarter'] as const) {
+        const ids = all
+          .filter((p) => (p.readingOccurrence === 'PT15M') === (aggregation === 'Quarter'))
+          .map((p) => p.id);
+        if (ids.length > 0)
+          series.push(...(await client.timeSeries(ids, day, addDays(day, 1), aggregation, signal, onBusy)));
+      }
       // Charges belong to the parent points; the provider refuses child points (error 20009).
       const charges = await client.charges(
         points.map((p) => p.id),
@@ -132,16 +137,27 @@ export function meteringService(deps: MeteringDeps) {
       return result;
     },
 
-    /** Stored hourly rows of a Danish day (23, 24 or 25 hours); the date defaults to today. */
-    async energyOfDay(table: EnergyTable, date?: string): Promise<{ date: string; rows: EnergyRow[] }> {
+    /**
+     * Stored rows of a Danish day (the date defaults to today): `hour` sums each hour's quarters
+     * (23, 24 or 25 rows a point), `quarter` gives every reading at its own resolution.
+     */
+    async energyOfDay(
+      table: EnergyTable,
+      date?: string,
+      resolution: 'hour' | 'quarter' = 'hour',
+    ): Promise<{ date: string; rows: EnergyRow[] }> {
       const day = date ?? danishDate(clock.now());
       const { start, end } = danishDayBounds(day);
-      const rows = await repo.energyBetween(db, table, start, end);
+      const rows =
+        resolution === 'hour'
+          ? await repo.energyHoursBetween(db, table, start, end)
+          : await repo.energyBetween(db, table, start, end);
       return {
         date: day,
         rows: rows.map((r) => ({
           metering_point_id: r.metering_point_id,
           time_dk: toDanishIso(r.start_at),
+          resolution_minutes: Number(r.resolution_minutes),
           quantity_kwh: Number(r.quantity_kwh),
           quality: r.quality,
         })),
@@ -198,17 +214,20 @@ function readingRows(series: TimeSeries[]): MeterReadingsTable[] {
   );
 }
 
-/** Hourly points only: the sync asks for hourly aggregation, so every point is one hour. */
+const MINUTES: Record<string, number> = { PT1H: 60, PT15M: 15 };
+
+/** Hour and quarter-hour points, each with its length; other resolutions are kept in meter_readings only. */
 function energyRows(series: TimeSeries[]): HourlyEnergyTable[] {
   return series.flatMap((s) =>
     s.periods
-      .filter((p) => p.resolution === 'PT1H')
+      .filter((p) => MINUTES[p.resolution] !== undefined)
       .flatMap((p) =>
         p.points.map((pt) => ({
           metering_point_id: s.meteringPointId,
           start_at: pt.start,
           quantity_kwh: pt.quantityKwh,
           quality: pt.quality,
+          resolution_minutes: MINUTES[p.resolution]!,
         })),
       ),
   );

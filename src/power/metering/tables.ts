@@ -48,6 +48,8 @@ export interface HourlyEnergyTable {
   start_at: Date;
   quantity_kwh: string;
   quality: string | null;
+  /** 60 for an hourly reading, 15 for a quarter hour's (migration 0141) */
+  resolution_minutes?: number;
 }
 
 export interface MeteringTables {

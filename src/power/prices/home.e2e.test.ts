@@ -3,7 +3,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FakeEnergiDataService } from '../../../test/fakes/energidataservice.js';
+import {
+  FakeEnergiDataService,
+  RADIUS_GLN,
+  radiusTariffRecords,
+} from '../../../test/fakes/energidataservice.js';
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
 import { refreshCharges } from '../../../test/support/costs.js';
 
@@ -17,8 +21,12 @@ const consoleErrors: string[] = [];
 beforeAll(async () => {
   fake = await FakeEnergiDataService.start();
   // 12:00 in Denmark on the Saturday before the autumn change: tomorrow has 25 hours.
-  app = await startTestApp({ env: { PRICE_FEED_URL: fake.url }, now: '2025-10-25T10:00:00Z' });
+  app = await startTestApp({
+    env: { GRID_COMPANY_GLN: RADIUS_GLN, PRICE_FEED_URL: fake.url },
+    now: '2025-10-25T10:00:00Z',
+  });
   // Energinet's charges (the fake's generated list), as the daily refresh loads them.
+  fake.tariffs = radiusTariffRecords();
   await refreshCharges(app, fake);
   base = await app.app.listen({ port: 0, host: '127.0.0.1' });
   browser = await chromium.launch({

@@ -1,8 +1,12 @@
 import Big from 'big.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FakeEnergiDataService, tariffRecord } from '../../../test/fakes/energidataservice.js';
+import {
+  FakeEnergiDataService,
+  RADIUS_GLN,
+  radiusTariffRecords,
+} from '../../../test/fakes/energidataservice.js';
+import { refreshCharges } from '../../../test/support/costs.js';
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
-import { testDeps } from '../../../test/support/providers.js';
 
 interface ElpriceItem {
   time_dk: string;
@@ -23,7 +27,12 @@ let app: TestApp;
 
 beforeAll(async () => {
   fake = await FakeEnergiDataService.start();
-  app = await startTestApp({ env: { PRICE_FEED_URL: fake.url }, now: '2026-07-03T10:00:00Z' });
+  app = await startTestApp({
+    env: { PRICE_FEED_URL: fake.url, GRID_COMPANY_GLN: RADIUS_GLN },
+    now: '2026-07-03T10:00:00Z',
+  });
+  fake.tariffs = radiusTariffRecords();
+  await refreshCharges(app, fake);
 });
 afterAll(async () => {
   await app.close();
@@ -234,44 +243,5 @@ describe('quarter-hour rows', () => {
       expect(body.items).toHaveLength(n);
       expect(body.items.every((i) => i.resolution_minutes === 15)).toBe(true);
     }
-  });
-});
-
-describe('tariffs', () => {
-  it('hours without a tariff period get one when DatahubPricelist brings it', async () => {
-    const before = perArea(await elprice('2024-06-12'), 'DK1');
-    expect(before.every((i) => i.tariff_dkk === null && i.total_dkk === null)).toBe(true);
-    const hourly = Array.from({ length: 24 }, (_, h) =>
-      h < 6 ? 0.1343 : h >= 17 && h < 21 ? 0.5236 : 0.2014,
-    );
-    fake.tariffs = [
-      tariffRecord({ validFrom: '2024-04-01T00:00:00', validTo: '2024-10-01T00:00:00', hourly }),
-      tariffRecord({
-        gln: '5790001089030',
-        code: 'CD',
-        validFrom: '2024-01-01T00:00:00',
-        validTo: null,
-        hourly,
-      }),
-    ];
-    const { PriceService } = await import('./service.js');
-    const { EnergiDataService } = await import('../../providers/energidataservice.js');
-    const service = new PriceService(
-      app.ctx,
-      new EnergiDataService({ ...testDeps('eds'), baseUrl: fake.url, timeoutMs: 2000 }),
-    );
-    expect(await service.refreshTariffs()).toBe(1);
-    // This service instance wrote the tariffs; the app's own in-memory day is read from the store here.
-    const { elpricesBetween } = await import('./repository.js');
-    const { danishDayBounds } = await import('../../shared/danish-time.js');
-    const { start, end } = danishDayBounds('2024-06-12');
-    const after = (await elpricesBetween(app.ctx.database.db, start, end)).filter(
-      (r) => r.price_area === 'DK1',
-    );
-    expect(after).toHaveLength(24);
-    expect(after.find((r) => r.time_dk.toISOString() === '2024-06-12T16:00:00.000Z')?.tariff_dkk).toBe(
-      '523.60',
-    );
-    for (const r of after) expect(Big(r.total_dkk!).eq(Big(r.price_dkk).plus(r.tariff_dkk!))).toBe(true);
   });
 });

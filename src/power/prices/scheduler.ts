@@ -9,12 +9,11 @@ const PUBLISH_HOUR = 13;
 
 /**
  * Keeps today and, from 13:00, tomorrow stored; the cron only wakes it, ctx.clock decides.
- * Tariffs and Energinet's charges are refreshed once per Danish day.
+ * The household's charges have their own schedule (household/scheduler.ts).
  */
 export class PriceScheduler {
   private job: Cron | null = null;
   private running: Promise<void> | null = null;
-  private tariffsFor: string | null = null;
 
   constructor(
     private readonly ctx: AppContext,
@@ -44,11 +43,6 @@ export class PriceScheduler {
     const days = danishHour(now) >= PUBLISH_HOUR ? [today, addDays(today, 1)] : [today];
     const missing: string[] = [];
     try {
-      if (this.tariffsFor !== today) {
-        await this.service.refreshTariffs();
-        await this.service.refreshCharges();
-        this.tariffsFor = today;
-      }
       for (const day of days) if (!(await this.service.ensureDay(day))) missing.push(day);
       this.health.detail = missing.length
         ? `waiting for ${missing.join(', ')}`

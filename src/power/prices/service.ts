@@ -15,8 +15,6 @@ import {
 } from '../../shared/danish-time.js';
 import * as repo from './repository.js';
 import type { ElpriceDay, PricesDay } from './schemas.js';
-import { refreshCharges } from './charges.js';
-import { refreshTariffs } from './tariffs.js';
 
 /** An unpublished or failing day is not asked for again sooner than this (the provider blocks at 40 req/10 s). */
 const RETRY_AFTER_MS = 60_000;
@@ -54,7 +52,7 @@ export class PriceService {
 
   constructor(
     private readonly ctx: AppContext,
-    private readonly provider: EnergiDataService,
+    readonly provider: EnergiDataService,
   ) {}
 
   today(): string {
@@ -136,34 +134,47 @@ export class PriceService {
       let quarters = 0;
       for (let i = 0; i < inRange.length; i += 2000)
         quarters += await repo.insertPrices(trx, inRange.slice(i, i + 2000));
-      const { gridCompanyGln, energinetGln } = this.ctx.config;
-      const hours = await repo.deriveElprices(trx, start, end, gridCompanyGln, energinetGln);
+      const hours = await repo.deriveElprices(trx, start, end);
       return { quarters, hours };
     });
   }
 
-  /** Loads the configured grid company's tariff periods; cached days that gained a tariff are dropped. */
-  async refreshTariffs(): Promise<number> {
-    const { periods, filled } = await refreshTariffs(
-      { db: this.ctx.database.db, provider: this.provider, log: this.ctx.log, signal: this.ctx.shutdown },
-      this.ctx.config.gridCompanyGln,
-    );
-    if (filled > 0) {
-      this.elpriceCache.clear();
-      this.pricesCache.clear();
-      this.chargesVersion++;
-    }
-    return periods;
+  /** Stored hours took other tariffs: cached days are dropped and derived caches compare the version. */
+  chargesChanged(): void {
+    this.elpriceCache.clear();
+    this.pricesCache.clear();
+    this.chargesVersion++;
   }
 
-  /** Loads Energinet's charge periods (ENERGINET_GLN); stored hours take the charges now valid at them. */
-  async refreshCharges(): Promise<number> {
-    const { periods, changed } = await refreshCharges(
-      { db: this.ctx.database.db, provider: this.provider, log: this.ctx.log, signal: this.ctx.shutdown },
-      this.ctx.config.energinetGln,
-    );
-    if (changed > 0) this.chargesVersion++;
-    return periods;
+  /**
+   * Fetches the given days that are not stored, as a client's request does (refused, never
+   * queued, when the provider's budget is spent; a day asked for within the last minute is not
+   * asked again): consecutive days in one request, at most 31. Stops at the first failure;
+   * whatever is still missing stays missing, and the caller counts it.
+   */
+  async fillDays(days: string[], signal?: AbortSignal): Promise<void> {
+    const now = this.ctx.clock.now().getTime();
+    const tomorrow = addDays(this.today(), 1);
+    const due = [...new Set(days)]
+      .sort()
+      .filter((d) => d <= tomorrow && !(now - (this.attempts.get(d)?.at ?? -Infinity) < RETRY_AFTER_MS));
+    const runs: string[][] = [];
+    for (const d of due) {
+      const run = runs.at(-1);
+      if (run && addDays(run.at(-1)!, 1) === d && run.length < 31) run.push(d);
+      else runs.push([d]);
+    }
+    for (const run of runs) {
+      try {
+        await untilAborted(this.fetchRange(run[0]!, addDays(run.at(-1)!, 1), 'refuse'), signal);
+        for (const d of run) remember(this.attempts, d, { at: now, error: null }, ATTEMPT_ENTRIES);
+      } catch (e) {
+        if (!(e instanceof ProviderError)) throw e;
+        if (!(e instanceof BudgetExhausted))
+          for (const d of run) remember(this.attempts, d, { at: now, error: e }, ATTEMPT_ENTRIES);
+        return;
+      }
+    }
   }
 
   /** The route's schema checks the same; this keeps a day before the prices begin from ever reaching the provider. */

@@ -22,6 +22,8 @@ export interface ElpricesTable {
   transmission_dkk_kwh: string | null;
   system_dkk_kwh: string | null;
   electricity_tax_dkk_kwh: string | null;
+  /** The household's other consumption tariffs summed, DKK/kWh (0 without any). */
+  other_tariffs_dkk_kwh: Generated<string>;
   /** Generated: spot + grid tariff + the three charges, DKK/kWh, before markup and VAT. */
   charges_sum_dkk_kwh: Generated<string | null>;
 }

@@ -1,0 +1,36 @@
+import type { QueryExamples, SqlFeature } from '../src/db/sql-snapshot.js';
+import * as repository from '../src/power/household/repository.js';
+
+const examples: QueryExamples<typeof repository> = {
+  deleteHouseholdCharges: [[]],
+  deleteOtherConfiguredGrid: [['5790000705689'], [null]],
+  insertHouseholdCharges: [
+    [
+      [
+        {
+          kind: 'tariff',
+          role: 'grid',
+          appliesTo: 'consumption',
+          ownerGln: '5790000705689',
+          owner: 'Radius Elnet A/S',
+          name: 'Nettarif C time',
+          code: 'DT_C_01',
+          source: 'meter',
+          pricesFrom: 'DatahubPricelist',
+          validFrom: '2026-04-01T00:00:00',
+          validTo: '2026-10-01T00:00:00',
+          resolution: 'PT1H',
+          prices: Array.from({ length: 24 }, (_, h) => (h >= 17 && h < 21 ? '0.4141' : '0.1593')),
+        },
+      ],
+    ],
+  ],
+  householdChargesBetween: [['2026-07-03T00:00:00', '2026-07-04T00:00:00']],
+  householdGridOwners: [[]],
+  meterLinks: [[]],
+};
+
+export default {
+  name: 'household',
+  modules: [{ path: 'src/power/household/repository.ts', module: repository, examples }],
+} satisfies SqlFeature;

@@ -1,0 +1,92 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/schema.js';
+import { meteredIntervals, type CostParams } from '../costs/intervals.js';
+
+/** The month's consumption: how much, how many minutes of it were metered, and how much of it is priced. */
+export interface BillUsage {
+  consumption_kwh: string;
+  priced_kwh: string;
+  intervals: string;
+  intervals_priced: string;
+  metered_minutes: string;
+  /** Σ priced kWh × the interval's spot, DKK, exact */
+  spot_dkk: string;
+  /** Danish days with a reading whose hour has no stored price (never fetched) */
+  unpriced_days: string[] | null;
+}
+
+export interface BillTariffRow {
+  role: string;
+  name: string;
+  owner_gln: string;
+  owner: string | null;
+  kwh: string;
+  amount_dkk: string;
+}
+
+/**
+ * In one pass over the consumption intervals of [start, end): their sums (only intervals whose
+ * price is known are priced), and per consumption tariff of the household Σ kWh × its price at
+ * the interval's Danish wall-clock hour. The intervals are first summed per wall-clock hour, so
+ * the tariffs meet at most 745 rows a month, not every quarter. Amounts exact, as text.
+ */
+export async function billTotals(
+  db: Db,
+  p: CostParams,
+): Promise<{ usage: BillUsage; tariffs: BillTariffRow[] }> {
+  const result = await sql<{ usage: BillUsage; tariffs: BillTariffRow[] }>`
+    with i as materialized (
+      select h.start_at, h.date_dk, h.minutes, h.consumption_kwh as kwh, h.price_dkk, h.x, h.unpriced
+        from (${meteredIntervals(p)}) h
+       where h.consumption_kwh is not null
+    ), hours as (
+      select date_trunc('hour', start_at at time zone 'Europe/Copenhagen') as local, sum(kwh) as kwh
+        from i where x is not null group by 1
+    ), tariffs as (
+      select hc.role, hc.name, hc.owner_gln, max(hc.owner) as owner, sum(h.kwh)::text as kwh,
+             sum(h.kwh * hc.prices[extract(hour from h.local)::int + 1])::text as amount_dkk,
+             min(array_position(array['grid', 'transmission', 'system', 'other', 'electricity_tax']::text[], hc.role)) as rank
+        from hours h
+        join power.household_charges hc
+          on hc.kind = 'tariff' and hc.applies_to = 'consumption' and hc.during @> h.local
+       group by hc.role, hc.name, hc.owner_gln
+    )
+    select (select json_build_object(
+              'consumption_kwh', coalesce(sum(kwh), 0)::text,
+              'priced_kwh', coalesce(sum(kwh) filter (where x is not null), 0)::text,
+              'intervals', count(*)::text,
+              'intervals_priced', (count(*) filter (where x is not null))::text,
+              'metered_minutes', coalesce(sum(minutes), 0)::text,
+              'spot_dkk', (coalesce(sum(kwh * price_dkk) filter (where x is not null), 0) * 0.001)::text,
+              'unpriced_days', array_agg(distinct date_dk::text) filter (where unpriced))
+              from i) as usage,
+           (select coalesce(json_agg(json_build_object('role', role, 'name', name, 'owner_gln', owner_gln,
+                                                       'owner', owner, 'kwh', kwh, 'amount_dkk', amount_dkk)
+                                     order by rank, name), '[]'::json)
+              from tariffs) as tariffs`.execute(db);
+  return result.rows[0]!;
+}
+
+export interface BillSubscriptionRow {
+  name: string;
+  kind: string;
+  owner_gln: string;
+  owner: string | null;
+  resolution: string;
+  price_dkk: string;
+  /** Danish days of the month the period covers */
+  days: number;
+}
+
+/** The household's subscriptions in force some day of the Danish month [first, next): each period with its days in it. */
+export async function billSubscriptions(db: Db, first: string, next: string): Promise<BillSubscriptionRow[]> {
+  const result = await sql<BillSubscriptionRow>`
+    select name, kind, owner_gln, owner, resolution, prices[1]::text as price_dkk,
+           (least(coalesce(valid_to, ${next}::timestamp), ${next}::timestamp)::date
+             - greatest(valid_from, ${first}::timestamp)::date) as days
+      from power.household_charges
+     where kind = 'subscription' and applies_to = 'consumption'
+       and during && tsrange(${first}::timestamp, ${next}::timestamp)
+     order by owner_gln, name, valid_from`.execute(db);
+  return result.rows.map((r) => ({ ...r, days: Number(r.days) }));
+}

@@ -1,0 +1,48 @@
+import { Cron } from 'croner';
+import type { FeedHealth } from '../../http/health.js';
+import type { Clock } from '../../shared/clock.js';
+import { danishDate } from '../../shared/danish-time.js';
+import type { Logger } from 'pino';
+import type { HouseholdCharges } from './service.js';
+
+/** Refreshes the household's charges at start and once per Danish day; a failed round is retried 15 minutes later. */
+export class HouseholdScheduler {
+  private job: Cron | null = null;
+  private running: Promise<void> | null = null;
+  private doneFor: string | null = null;
+
+  constructor(
+    private readonly service: HouseholdCharges,
+    private readonly deps: { clock: Clock; log: Logger; health: FeedHealth },
+  ) {}
+
+  start() {
+    this.job = new Cron('*/15 * * * *', { timezone: 'Europe/Copenhagen', protect: true }, () => this.tick());
+    void this.tick();
+  }
+
+  async stop() {
+    this.job?.stop();
+    await this.running;
+  }
+
+  tick(): Promise<void> {
+    this.running ??= this.round().finally(() => (this.running = null));
+    return this.running;
+  }
+
+  private async round() {
+    const today = danishDate(this.deps.clock.now());
+    if (this.doneFor === today) return;
+    try {
+      const r = await this.service.refresh();
+      this.doneFor = today;
+      this.deps.health.success(this.deps.clock.now());
+      this.deps.log.info(r, 'household charges refreshed');
+    } catch (e) {
+      this.deps.health.failure(e, this.deps.clock.now());
+      this.deps.log.warn({ err: e }, 'household charges: refresh failed; retrying in 15 minutes');
+    }
+    this.deps.health.detail = this.service.current().detail;
+  }
+}
