@@ -55,6 +55,7 @@ export async function startAllFakes(opts: { now: Date; feeds?: boolean }): Promi
       QUOTE_FEED_ENABLED: on,
       RATES_FEED_ENABLED: on,
       PRICE_FEED_ENABLED: on,
+      METERING_SYNC_ENABLED: on,
     },
     close: async () => {
       await krakenWs.close();

@@ -104,8 +104,8 @@ describe('scheduler', () => {
     app.clock.set('2026-08-10T10:00:00Z'); // 12:00 in Denmark
     await scheduler.tick();
     expect(fake.priceRequests().map((r) => r.query.get('start'))).toEqual(['2026-08-10']);
-    // once a day: the grid company's tariffs, then Energinet's charges
-    expect(fake.server.countOf('GET', '/dataset/DatahubPricelist')).toBe(2);
+    // the household's charges have their own schedule: the price rounds never ask for them
+    expect(fake.server.countOf('GET', '/dataset/DatahubPricelist')).toBe(0);
 
     fake.publication.set('2026-08-11', 'none');
     app.clock.set('2026-08-10T11:05:00Z'); // 13:05
