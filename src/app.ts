@@ -16,6 +16,8 @@ import { Problem, errorHandler, problems, sendProblem } from './http/problem.js'
 import { registerRequestTimeout } from './http/timeout.js';
 import { Nullable } from './http/types.js';
 import { validatorCompiler } from './http/validation.js';
+import { createMqttFeature, type MqttOptions } from './mqtt/index.js';
+import { SATWATT_VERSION } from './shared/version.js';
 
 export interface BuiltApp {
   app: App;
@@ -26,7 +28,11 @@ export interface BuiltApp {
  * One Fastify server; each service is its own encapsulated plugin on it, so a process can
  * mount both (the default) or one. /health, /metrics and /docs belong to the server.
  */
-export async function buildApp(ctx: AppContext, services: Services): Promise<BuiltApp> {
+export async function buildApp(
+  ctx: AppContext,
+  services: Services,
+  mqtt: Partial<MqttOptions> = {},
+): Promise<BuiltApp> {
   const app = Fastify({
     // pino's Logger and Fastify's logger type differ only in typing; the instance is the same.
     loggerInstance: ctx.log as unknown as FastifyBaseLogger,
@@ -60,7 +66,7 @@ export async function buildApp(ctx: AppContext, services: Services): Promise<Bui
       openapi: '3.1.0',
       info: {
         title: 'satwatt',
-        version: '0.1.0',
+        version: SATWATT_VERSION,
         description: 'Bitcoin and Danish electricity data for one household.',
       },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
@@ -91,6 +97,8 @@ export async function buildApp(ctx: AppContext, services: Services): Promise<Bui
       for (const f of made) await f.routes?.(scope);
     });
   }
+  // last: it publishes what the others answer, so it starts after them and stops first
+  features.push(createMqttFeature(ctx, features, mqtt));
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   return { app, features };
 }

@@ -4,7 +4,10 @@ import { costRoutes } from './routes.js';
 import { CostService } from './service.js';
 
 /** /api/consumer-prices, /api/costs and /api/cheapest, on the price service's stored hours. */
-export function createCostsFeature(ctx: AppContext, deps: { prices: PriceService }): Feature {
+export function createCostsFeature(
+  ctx: AppContext,
+  deps: { prices: PriceService },
+): Feature & { costs: CostService; prices: PriceService } {
   const service = new CostService(ctx, deps.prices);
-  return { name: 'costs', routes: (app) => costRoutes(app, service) };
+  return { name: 'costs', costs: service, prices: deps.prices, routes: (app) => costRoutes(app, service) };
 }
