@@ -4,6 +4,7 @@ import { ledgerBench } from './ledger.bench.js';
 import { ledgerPgliteBench } from './ledger-pglite.bench.js';
 import { portfolioBench } from './portfolio.bench.js';
 import { streamFanoutBench } from './stream-fanout.bench.js';
+import { mqttFanoutBench } from './mqtt-fanout.bench.js';
 import { elpriceBench } from './elprice.bench.js';
 import { solarImportBench } from './solar-import.bench.js';
 import { costsBench } from './costs.bench.js';
@@ -15,6 +16,7 @@ export const benchmarks: Benchmark[] = [
   ledgerPgliteBench,
   portfolioBench,
   streamFanoutBench,
+  mqttFanoutBench,
   elpriceBench,
   solarImportBench,
   costsBench,
