@@ -75,8 +75,26 @@ async function timed(work: () => Promise<unknown>): Promise<number> {
 
 type Health = {
   status: string;
-  feeds: Record<string, { ok: boolean; connected: boolean | null; detail: string | null }>;
+  feeds: Record<string, { enabled: boolean; ok: boolean; connected: boolean | null; detail: string | null }>;
 };
+
+describe('without MQTT_URL', () => {
+  it('shows the mqtt feed off in /health and connects nowhere', async () => {
+    const s = await serve({});
+    try {
+      await s.runtime.startFeeds();
+      const h = JSON.parse((await s.get('/health')).body) as Health;
+      expect(h.feeds.mqtt).toMatchObject({
+        enabled: false,
+        ok: true,
+        connected: null,
+        detail: 'off: MQTT_URL is not set',
+      });
+    } finally {
+      await s.runtime.stop();
+    }
+  });
+});
 
 describe('a broker that is down, then comes', () => {
   let s: Started;
