@@ -6,12 +6,20 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeEnergiDataService } from '../../test/fakes/energidataservice.js';
 import { Listener, Mosquitto } from '../../test/support/mosquitto.js';
-import { FEEDS_OFF, freePort, runSatwatt, waitForHttp, type Proc } from '../../test/support/process.js';
+import {
+  ensureBuilt,
+  FEEDS_OFF,
+  freePort,
+  runSatwatt,
+  waitForHttp,
+  type Proc,
+} from '../../test/support/process.js';
 
 /**
  * satwatt as a process beside a real broker: a SIGKILL leaves the broker to say `offline` (the
  * last will, so every entity turns unavailable), a SIGTERM says it itself and exits 0, and the
- * broker's password shows in none of its output.
+ * broker's password shows in none of its output. From the sources, and compiled as `npm start`
+ * runs it (the bundle loads MQTT.js in a chunk of its own).
  */
 const USER = 'satwatt-e2e';
 const PASSWORD = 'e2e-Secret-4711';
@@ -22,13 +30,14 @@ let dir: string;
 let ha: Listener;
 
 beforeAll(async () => {
+  await ensureBuilt({ quiet: true });
   [broker, eds, dir] = await Promise.all([
     Mosquitto.start({ users: { [USER]: PASSWORD } }),
     FakeEnergiDataService.start(),
     mkdtemp(path.join(tmpdir(), 'satwatt-mqtt-e2e-')),
   ]);
   ha = await Listener.connect(broker.url, { username: USER, password: PASSWORD });
-});
+}, 180_000);
 
 afterAll(async () => {
   await ha?.close();
@@ -36,16 +45,20 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function serve(): Promise<{ proc: Proc; base: string }> {
+async function serve(opts: { compiled?: boolean } = {}): Promise<{ proc: Proc; base: string }> {
   const port = await freePort();
-  const proc = runSatwatt(['serve'], {
-    ...FEEDS_OFF,
-    PORT: String(port),
-    DATA_DIR: dir,
-    LOG_LEVEL: 'debug',
-    PRICE_FEED_URL: eds.url,
-    MQTT_URL: `mqtt://${USER}:${PASSWORD}@127.0.0.1:${broker.port}`,
-  });
+  const proc = runSatwatt(
+    ['serve'],
+    {
+      ...FEEDS_OFF,
+      PORT: String(port),
+      DATA_DIR: dir,
+      LOG_LEVEL: 'debug',
+      PRICE_FEED_URL: eds.url,
+      MQTT_URL: `mqtt://${USER}:${PASSWORD}@127.0.0.1:${broker.port}`,
+    },
+    opts,
+  );
   const base = `http://127.0.0.1:${port}`;
   await waitForHttp(`${base}/health`, 90_000).catch((e: unknown) => {
     throw new Error(`${String(e)}\n${proc.output().slice(-3000)}`);
@@ -85,8 +98,8 @@ describe('satwatt as a process with MQTT on', () => {
     expect(proc.output()).not.toContain(PASSWORD);
   });
 
-  it('comes back online, and on SIGTERM says offline itself and exits 0', async () => {
-    const { proc, base } = await serve();
+  it('compiled, comes back online, and on SIGTERM says offline itself and exits 0', async () => {
+    const { proc, base } = await serve({ compiled: true });
     await ha.until('satwatt/status', (p) => p === 'online', 30_000);
     const health = await (await fetch(`${base}/health`)).text();
     expect(health).toContain('"mqtt"');

@@ -86,6 +86,7 @@ export class MqttService {
         },
         health: this.feed,
         clock: deps.clock,
+        log: deps.log,
       },
       opts,
     );

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { MqttClient } from 'mqtt';
+import type { Logger } from 'pino';
 import type { MqttBroker } from '../config.js';
 import type { FeedHealth } from '../http/health.js';
 import type { Clock } from '../shared/clock.js';
@@ -50,6 +51,7 @@ export class BrokerSession {
       handlers: SessionHandlers;
       health: FeedHealth;
       clock: Clock;
+      log: Logger;
       random?: () => number;
     },
     private readonly opts: SessionOptions,
@@ -102,8 +104,20 @@ export class BrokerSession {
     this.health.connected = false;
   }
 
+  /** Never rejects: whatever goes wrong shows in /health and is tried again. */
   private async loop(signal: AbortSignal): Promise<void> {
-    const { connect } = await import('mqtt');
+    try {
+      await this.connectLoop(signal);
+    } catch (e) {
+      this.health.failure(this.scrub((e as Error).message));
+      this.health.detail = 'stopped: the MQTT client failed; see the log';
+      this.deps.log.error({ err: this.scrub((e as Error).message) }, 'mqtt: the broker connection failed');
+    }
+  }
+
+  private async connectLoop(signal: AbortSignal): Promise<void> {
+    // the default export: what Node's import of the CommonJS package and the bundle both offer
+    const { connect } = (await import('mqtt')).default;
     let failures = 0;
     while (!signal.aborted) {
       const client = connect(this.broker.url, {
