@@ -9,13 +9,13 @@ import type { Clock } from '../shared/clock.js';
 import { sleep } from '../shared/sleep.js';
 import { availabilityTopic, birthTopic, feedEntity, type Naming } from './entities.js';
 import type { FigureReader } from './figures.js';
-import { Publisher, type Update } from './publisher.js';
+import { Publisher } from './publisher.js';
 import { BrokerSession, type SessionOptions } from './session.js';
 import { problemState } from './states.js';
 import { Throttle } from './throttle.js';
 
 export interface MqttOptions extends SessionOptions {
-  /** BTC figures (and the portfolio, which moves with them) go out at most this often. */
+  /** BTC figures (and the portfolio, which moves with them) and the quote go out at most this often. */
   btcIntervalMs: number;
   /** How often the feeds' health is looked at. */
   feedsIntervalMs: number;
@@ -90,15 +90,12 @@ export class MqttService {
       },
       opts,
     );
-    const refresh = (read: () => Promise<Update[]>) => async () => this.publisher.update(await read());
     this.btc = new Throttle(opts.btcIntervalMs, deps.clock, async () => {
-      await refresh(() => reader.btc())();
-      if (naming.private) await refresh(() => reader.portfolio())();
+      this.publisher.update(await reader.btc());
+      if (naming.private) this.publisher.update(await reader.portfolio());
     });
-    this.quote = new Throttle(
-      opts.btcIntervalMs,
-      deps.clock,
-      refresh(() => reader.quote()),
+    this.quote = new Throttle(opts.btcIntervalMs, deps.clock, async () =>
+      this.publisher.update(await reader.quote()),
     );
   }
 

@@ -52,7 +52,6 @@ export class BrokerSession {
       health: FeedHealth;
       clock: Clock;
       log: Logger;
-      random?: () => number;
     },
     private readonly opts: SessionOptions,
   ) {
@@ -60,10 +59,6 @@ export class BrokerSession {
     this.will = deps.will;
     this.handlers = deps.handlers;
     this.health = deps.health;
-  }
-
-  get connected(): boolean {
-    return this.client?.connected === true;
   }
 
   start(shutdown: AbortSignal): void {
@@ -139,7 +134,7 @@ export class BrokerSession {
       // a connection that drops soon after it came counts as a failure too, so that a broker
       // that accepts and then drops us is not called every second
       failures = upMs !== null && upMs >= this.opts.maxBackoffMs ? 0 : failures + 1;
-      const delay = reconnectDelay(failures, this.opts, this.deps.random ?? Math.random);
+      const delay = reconnectDelay(failures, this.opts, Math.random);
       this.health.detail = `reconnecting in ${Math.ceil(delay / 1000)} s`;
       await sleep(delay, signal);
     }
