@@ -9,11 +9,11 @@ import { benchConfig, row, type Benchmark, type BenchRow } from './lib.js';
 import { Clients, krakenUpstream, MANY_STREAMS, MESSAGES, round, type Round } from './stream-fanout.bench.js';
 
 const CLIENTS = 1_000;
-/** Rounds of each, alternating; the shared machine's noise is large beside what MQTT costs. */
-const ROUNDS = 8;
+/** Passes over the four services; the shared machine's noise is large beside what MQTT costs. */
+const PASSES = 4;
 
-/** One btc process's market, fed by its own Kraken upstream, with MQTT on (to `broker`) or off. */
-async function node(broker: string | null) {
+/** One btc service's market, fed by its own Kraken upstream, with MQTT on (to `broker`, under `prefix`) or off. */
+async function node(broker: string | null, prefix = 'satwatt') {
   const upstream = await krakenUpstream();
   const config = benchConfig({
     SERVICES: 'btc',
@@ -21,6 +21,7 @@ async function node(broker: string | null) {
     SPOT_FEED_URL: upstream.url,
     ...MANY_STREAMS,
     MQTT_URL: broker ?? '',
+    MQTT_TOPIC_PREFIX: prefix,
   });
   const database = await openDatabase({ server: null });
   const runtime = await createRuntime(config, {
@@ -32,6 +33,7 @@ async function node(broker: string | null) {
   await runtime.startFeeds();
   await upstream.connected();
   return {
+    mqtt: broker !== null,
     url,
     tick: upstream.tick,
     async close() {
@@ -44,8 +46,9 @@ async function node(broker: string | null) {
 
 /**
  * The price stream fan-out (a Kraken tick in, through the spot feed, the stored row and the
- * fan-out, out to N WebSocket clients in another process) of a process publishing to a real
- * Mosquitto beside the same process with MQTT off, in alternating rounds of the same run.
+ * fan-out, out to N WebSocket clients in another process) of a service publishing to a real
+ * Mosquitto, read by a subscriber as Home Assistant would, beside the same service with MQTT
+ * off: two of each, in rounds of the same run.
  */
 export const mqttFanoutBench: Benchmark = {
   name: 'mqtt-fanout',
@@ -53,27 +56,34 @@ export const mqttFanoutBench: Benchmark = {
   async run() {
     const broker = await Mosquitto.start();
     const ha = await Listener.connect(broker.url);
-    const on = await node(broker.url);
-    const off = await node(null);
+    // four services in this process, made in the order on, off, off, on and run forwards and
+    // backwards: one that is slower for being made first or last (two services with MQTT off,
+    // run the same way, differed by about 4 %) weighs on both sides alike
+    const nodes = [
+      await node(broker.url, 'satwatt'),
+      await node(null),
+      await node(null),
+      await node(broker.url, 'satwatt-b'),
+    ];
     await ha.until('satwatt/status', (p) => p === 'online');
+    await ha.until('satwatt-b/status', (p) => p === 'online');
     const clients = new Clients();
     const rounds: Record<'on' | 'off', Round[]> = { on: [], off: [] };
-    const published = () => ha.heard.filter((m) => m.topic === 'satwatt/btc_price_usd/state').length;
+    const published = () => ha.heard.filter((m) => m.topic.endsWith('/btc_price_usd/state')).length;
     const before = published();
     let seq = 1;
     try {
-      for (let i = 0; i < ROUNDS; i++) {
-        const order = i % 2 === 0 ? (['on', 'off'] as const) : (['off', 'on'] as const);
-        for (const which of order) {
-          const subject = which === 'on' ? on : off;
-          rounds[which].push(await round(clients, subject.url, CLIENTS, subject.tick, seq));
+      for (let pass = 0; pass < PASSES; pass++) {
+        for (const subject of pass % 2 === 0 ? nodes : [...nodes].reverse()) {
+          rounds[subject.mqtt ? 'on' : 'off'].push(
+            await round(clients, subject.url, CLIENTS, subject.tick, seq),
+          );
           seq += MESSAGES;
         }
       }
     } finally {
       clients.kill();
-      await on.close();
-      await off.close();
+      for (const n of nodes) await n.close();
       await ha.close();
       await broker.close();
     }
@@ -82,7 +92,10 @@ export const mqttFanoutBench: Benchmark = {
       const xs = rounds[which].map((r) => r[k]).sort((a, b) => a - b);
       return (xs[(xs.length - 1) >> 1]! + xs[xs.length >> 1]!) / 2;
     };
-    const base = { baselineName: `MQTT off, ${CLIENTS} clients (median of ${ROUNDS} rounds)`, unit: 'ms' };
+    const base = {
+      baselineName: `MQTT off, ${CLIENTS} clients (median of ${PASSES * 2} rounds)`,
+      unit: 'ms',
+    };
     const note = `${published() - before} BTC states over MQTT; delivered ${(median('on', 'delivered') * 100).toFixed(1)}% vs ${(median('off', 'delivered') * 100).toFixed(1)}%`;
     const rows: BenchRow[] = [
       row({
