@@ -5,6 +5,7 @@ import { ledgerPgliteBench } from './ledger-pglite.bench.js';
 import { ledgerImportBench } from './ledger-import.bench.js';
 import { portfolioBench } from './portfolio.bench.js';
 import { streamFanoutBench } from './stream-fanout.bench.js';
+import { mqttFanoutBench } from './mqtt-fanout.bench.js';
 import { elpriceBench } from './elprice.bench.js';
 import { solarImportBench } from './solar-import.bench.js';
 import { costsBench } from './costs.bench.js';
@@ -19,6 +20,7 @@ export const benchmarks: Benchmark[] = [
   ledgerImportBench,
   portfolioBench,
   streamFanoutBench,
+  mqttFanoutBench,
   elpriceBench,
   solarImportBench,
   costsBench,

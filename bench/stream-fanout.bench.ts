@@ -13,11 +13,14 @@ import { eventLoopMonitor, percentile, row, type Benchmark, type BenchRow, bench
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const now = () => performance.timeOrigin + performance.now();
-const MESSAGES = 40;
+export const MESSAGES = 40;
+/** Every client comes from 127.0.0.1: the stream limits (per address 20 by default) are lifted. */
+export const MANY_STREAMS = { STREAM_MAX_CLIENTS: '100000', STREAM_MAX_PER_ADDRESS: '100000' };
 const GAP_MS = 200;
 const SIZES = [1_000, 5_000];
 
-class Clients {
+/** WebSocket clients in a process of their own (stream-fanout-client.ts), driven over IPC. */
+export class Clients {
   private readonly child: ChildProcess;
   constructor() {
     this.child = fork(path.join(HERE, 'stream-fanout-client.ts'), [], {
@@ -39,7 +42,37 @@ class Clients {
   }
 }
 
-interface Round {
+/**
+ * Kraken's ticker for the spot feed: the subscription acknowledged with a BTC/EUR snapshot, a
+ * heartbeat every second, and `tick(seq)` sends BTC/USD at 60,000 + seq (the clients read seq back).
+ */
+export async function krakenUpstream() {
+  const server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+  await new Promise((r) => server.once('listening', r));
+  let feed: WebSocket | null = null;
+  server.on('connection', (s) => {
+    feed = s;
+    s.on('message', () => {
+      s.send(JSON.stringify(kraken.ack('BTC/USD', 1)));
+      s.send(JSON.stringify(kraken.ticker('snapshot', 'BTC/EUR', 55_000)));
+    });
+  });
+  const heartbeat = setInterval(() => feed?.send(JSON.stringify(kraken.heartbeat())), 1_000);
+  return {
+    url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    async connected() {
+      while (!feed) await new Promise((r) => setTimeout(r, 20));
+    },
+    tick: (seq: number) => feed!.send(JSON.stringify(kraken.ticker('update', 'BTC/USD', 60_000 + seq))),
+    close() {
+      clearInterval(heartbeat);
+      for (const c of server.clients) c.terminate();
+      server.close();
+    },
+  };
+}
+
+export interface Round {
   p50: number;
   p99: number;
   delivered: number;
@@ -47,7 +80,7 @@ interface Round {
 }
 
 /** Sends MESSAGES updates GAP_MS apart through `publish(seq)`, and measures arrival at N clients. */
-async function round(
+export async function round(
   clients: Clients,
   url: string,
   n: number,
@@ -91,22 +124,12 @@ async function round(
 export const streamFanoutBench: Benchmark = {
   name: 'stream-fanout',
   async run() {
-    const upstream = new WebSocketServer({ host: '127.0.0.1', port: 0 });
-    await new Promise((r) => upstream.once('listening', r));
-    let feed: WebSocket | null = null;
-    upstream.on('connection', (s) => {
-      feed = s;
-      s.on('message', () => {
-        s.send(JSON.stringify(kraken.ack('BTC/USD', 1)));
-        s.send(JSON.stringify(kraken.ticker('snapshot', 'BTC/EUR', 55_000)));
-      });
-    });
-    const heartbeat = setInterval(() => feed?.send(JSON.stringify(kraken.heartbeat())), 1_000);
-
+    const upstream = await krakenUpstream();
     const config = benchConfig({
       SERVICES: 'btc',
       SPOT_FEED_ENABLED: 'true',
-      SPOT_FEED_URL: `ws://127.0.0.1:${(upstream.address() as AddressInfo).port}`,
+      SPOT_FEED_URL: upstream.url,
+      ...MANY_STREAMS,
     });
     const database = await openDatabase({ server: null });
     const rates = new MemoryRates(RATES_0703);
@@ -117,7 +140,7 @@ export const streamFanoutBench: Benchmark = {
     });
     const subjectUrl = (await runtime.app.listen({ port: 0, host: '127.0.0.1' })).replace('http', 'ws');
     await runtime.startFeeds();
-    while (!feed) await new Promise((r) => setTimeout(r, 20));
+    await upstream.connected();
 
     const bare = new WebSocketServer({ host: '127.0.0.1', port: 0, perMessageDeflate: false });
     await new Promise((r) => bare.once('listening', r));
@@ -149,13 +172,7 @@ export const streamFanoutBench: Benchmark = {
             seq += MESSAGES;
             if (which === 's')
               subject.push(
-                await round(
-                  clients,
-                  `${subjectUrl}/api/stream/price`,
-                  n,
-                  (s) => feed!.send(JSON.stringify(kraken.ticker('update', 'BTC/USD', 60_000 + s))),
-                  first,
-                ),
+                await round(clients, `${subjectUrl}/api/stream/price`, n, (s) => upstream.tick(s), first),
               );
             else
               baseline.push(
@@ -201,12 +218,10 @@ export const streamFanoutBench: Benchmark = {
       return rows;
     } finally {
       clients.kill();
-      clearInterval(heartbeat);
       await runtime.stop();
       await database.close();
       for (const c of bare.clients) c.terminate();
       bare.close();
-      for (const c of upstream.clients) c.terminate();
       upstream.close();
     }
   },

@@ -17,6 +17,8 @@ import { registerRequestTimeout } from './http/timeout.js';
 import { Nullable } from './http/types.js';
 import { validatorCompiler } from './http/validation.js';
 import { createBackupFeature } from './ops/backup/index.js';
+import { createMqttFeature, type MqttOptions } from './mqtt/index.js';
+import { SATWATT_VERSION } from './shared/version.js';
 
 export interface BuiltApp {
   app: App;
@@ -27,7 +29,11 @@ export interface BuiltApp {
  * One Fastify server; each service is its own encapsulated plugin on it, so a process can
  * mount both (the default) or one. /health, /metrics and /docs belong to the server.
  */
-export async function buildApp(ctx: AppContext, services: Services): Promise<BuiltApp> {
+export async function buildApp(
+  ctx: AppContext,
+  services: Services,
+  mqtt: Partial<MqttOptions> = {},
+): Promise<BuiltApp> {
   const app = Fastify({
     // pino's Logger and Fastify's logger type differ only in typing; the instance is the same.
     loggerInstance: ctx.log as unknown as FastifyBaseLogger,
@@ -61,7 +67,7 @@ export async function buildApp(ctx: AppContext, services: Services): Promise<Bui
       openapi: '3.1.0',
       info: {
         title: 'satwatt',
-        version: '0.1.0',
+        version: SATWATT_VERSION,
         description: 'Bitcoin and Danish electricity data for one household.',
       },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
@@ -96,6 +102,8 @@ export async function buildApp(ctx: AppContext, services: Services): Promise<Bui
   const backup = createBackupFeature(ctx);
   features.push(backup);
   await app.register(async (scope) => backup.routes?.(scope));
+  // last: it publishes what the others answer, so it starts after them and stops first
+  features.push(createMqttFeature(ctx, features, mqtt));
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   return { app, features };
 }

@@ -45,4 +45,8 @@ export const DEFAULTS = {
   RATES_FEED_URL: 'https://api.frankfurter.dev',
   PRICE_FEED_URL: 'https://api.energidataservice.dk',
   METERING_FEED_URL: 'https://api.eloverblik.dk',
+  MQTT_URL: '',
+  MQTT_TOPIC_PREFIX: 'satwatt',
+  MQTT_DISCOVERY_PREFIX: 'homeassistant',
+  MQTT_PRIVATE: 'false',
 } as const satisfies Record<string, string>;

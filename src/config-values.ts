@@ -63,6 +63,41 @@ function connectionFrom(u: URL, user: string | null, password: string | null): P
   return conn;
 }
 
+/** An MQTT broker: its URL without credentials (safe to show) and the credentials apart. */
+export interface MqttBroker {
+  url: string;
+  username?: string;
+  password?: string;
+}
+
+/** `mqtt://user:password@host:port` or `mqtts://…`; an error names the URL with its password hidden. */
+export function parseMqttUrl(text: string): MqttBroker {
+  let u: URL;
+  try {
+    u = new URL(text);
+  } catch {
+    throw new Error(`not a valid URL: "${withoutCredentials(text)}"`);
+  }
+  if (u.protocol !== 'mqtt:' && u.protocol !== 'mqtts:')
+    throw new Error(`expected mqtt://host:port or mqtts://host:port, got "${u.protocol}"`);
+  if (u.hostname === '') throw new Error(`no host in "${withoutCredentials(text)}"`);
+  if ((u.pathname !== '' && u.pathname !== '/') || u.search !== '' || u.hash !== '')
+    throw new Error(`expected only user, password, host and port, got "${withoutCredentials(text)}"`);
+  const broker: MqttBroker = { url: `${u.protocol}//${u.host}` };
+  try {
+    if (u.username !== '') broker.username = decodeURIComponent(u.username);
+    if (u.password !== '') broker.password = decodeURIComponent(u.password);
+  } catch {
+    throw new Error(`the user or password has a broken %-escape in "${withoutCredentials(text)}"`);
+  }
+  return broker;
+}
+
+/** Everything up to the last `@` of a URL hidden: a password may hold `@`, `/` or `:` unescaped. */
+function withoutCredentials(text: string): string {
+  return text.replace(/\/\/.*@/, '//***@');
+}
+
 function redactUrl(text: string): string {
   return text.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
 }

@@ -194,6 +194,66 @@ describe('config', () => {
   });
 });
 
+describe('MQTT', () => {
+  it('is off by default, with satwatt and homeassistant as the prefixes', () => {
+    expect(load({}).mqtt).toEqual({
+      broker: null,
+      topicPrefix: 'satwatt',
+      discoveryPrefix: 'homeassistant',
+      private: false,
+    });
+  });
+
+  it('keeps the credentials apart from the broker URL, decoded', () => {
+    const c = load({
+      MQTT_URL: 'mqtts://ha%20user:p%40ss%2Fw0rd@broker.lan:8883',
+      MQTT_PRIVATE: 'true',
+    }).mqtt;
+    expect(c.broker).toEqual({ url: 'mqtts://broker.lan:8883', username: 'ha user', password: 'p@ss/w0rd' });
+    expect(c.private).toBe(true);
+    expect(load({ MQTT_URL: 'mqtt://127.0.0.1' }).mqtt.broker).toEqual({ url: 'mqtt://127.0.0.1' });
+  });
+
+  it.each([
+    ['http://u:hunter2-secret@broker:1883', /expected mqtt:\/\/host:port/],
+    ['mqtt://u:hunter2-secret@broker:99999', /not a valid URL/],
+    ['mqtt://u:hunter2-secret@broker:1883/topic', /only user, password, host and port/],
+    ['mqtt://u:hunter2-secret@broker:1883?x=1', /only user, password, host and port/],
+    ['mqtt://u:hunter2%zz-secret@broker:1883', /broken %-escape/],
+    ['mqtt://u:hunter2-secret@', /no host|not a valid URL/],
+    ['broker:1883 hunter2-secret', /not a valid URL|expected mqtt/],
+  ])('refuses MQTT_URL %s without showing the password', (url, why) => {
+    const problems = problemsOf({ MQTT_URL: url });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/^MQTT_URL: /);
+    expect(problems[0]).toMatch(why);
+    expect(problems[0]).not.toContain('hunter2');
+  });
+
+  it.each(['a/#', '+', 'a//b', '/satwatt', 'satwatt/', 'sat watt', 'a\u0000b', 'x'.repeat(101)])(
+    'refuses the topic prefix %j',
+    (prefix) => {
+      expect(problemsOf({ MQTT_TOPIC_PREFIX: prefix })).toEqual([
+        expect.stringMatching(/^MQTT_TOPIC_PREFIX: /),
+      ]);
+      expect(problemsOf({ MQTT_DISCOVERY_PREFIX: prefix })).toEqual([
+        expect.stringMatching(/^MQTT_DISCOVERY_PREFIX: /),
+      ]);
+    },
+  );
+
+  it('refuses a topic prefix equal to the discovery prefix, whose status is Home Assistant’s', () => {
+    expect(problemsOf({ MQTT_TOPIC_PREFIX: 'homeassistant' })).toEqual([
+      expect.stringMatching(/^MQTT_TOPIC_PREFIX: must differ from MQTT_DISCOVERY_PREFIX/),
+    ]);
+    expect(load({ MQTT_TOPIC_PREFIX: 'home/satwatt-1', MQTT_DISCOVERY_PREFIX: 'ha' }).mqtt).toMatchObject({
+      topicPrefix: 'home/satwatt-1',
+      discoveryPrefix: 'ha',
+    });
+    expect(problemsOf({ MQTT_PRIVATE: 'sometimes' })).toEqual([expect.stringMatching(/^MQTT_PRIVATE: /)]);
+  });
+});
+
 describe('.env.example', () => {
   it('turns the daily backup on with BACKUP_DIR, keeping 7 by default, and refuses it with a server', () => {
     expect(load({}).backup).toBeNull();

@@ -5,8 +5,10 @@ import {
   isAddressOrRange,
   isLoopback,
   parseJdbcUrl,
+  parseMqttUrl,
   parsePostgresUrl,
   PROXY_NAMES,
+  type MqttBroker,
   type PgConnection,
 } from './config-values.js';
 
@@ -14,7 +16,13 @@ import { DEFAULTS } from './config-defaults.js';
 import { gridCompany } from './power/household/grid-companies.js';
 
 export { DEFAULTS } from './config-defaults.js';
-export { isLoopback, parseJdbcUrl, parsePostgresUrl, type PgConnection } from './config-values.js';
+export {
+  isLoopback,
+  parseJdbcUrl,
+  parsePostgresUrl,
+  type MqttBroker,
+  type PgConnection,
+} from './config-values.js';
 
 export const SERVICE_NAMES = ['btc', 'power'] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
@@ -97,6 +105,16 @@ export interface Config {
     rates: string;
     price: string;
     metering: string;
+  };
+  mqtt: {
+    /** null: MQTT is off. The URL holds no credentials; they are kept apart and never shown. */
+    broker: MqttBroker | null;
+    /** Topics of the states and of the availability (`<topicPrefix>/status`). */
+    topicPrefix: string;
+    /** Home Assistant's discovery prefix; it announces itself at `<discoveryPrefix>/status`. */
+    discoveryPrefix: string;
+    /** Also publish the household's own figures (portfolio, electricity costs). */
+    private: boolean;
   };
 }
 
@@ -289,6 +307,29 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
       `expected a rate from 0 to 1 with at most 4 decimals (0.25 is 25 %), got "${vatRate}"`,
       0,
     );
+  let broker: MqttBroker | null = null;
+  const mqttUrl = optional('MQTT_URL');
+  try {
+    if (mqttUrl !== null) broker = parseMqttUrl(mqttUrl);
+  } catch (e) {
+    fail('MQTT_URL', (e as Error).message, 0);
+  }
+  const topic = (name: 'MQTT_TOPIC_PREFIX' | 'MQTT_DISCOVERY_PREFIX'): string => {
+    const v = raw(name);
+    if (!/^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*$/.test(v) || v.length > 100)
+      fail(
+        name,
+        `expected topic levels of letters, digits, _ and - joined by /, got "${v.slice(0, 100)}"`,
+        0,
+      );
+    return v;
+  };
+  const topicPrefix = topic('MQTT_TOPIC_PREFIX');
+  const discoveryPrefix = topic('MQTT_DISCOVERY_PREFIX');
+  // <prefix>/status is satwatt's availability, <discovery>/status Home Assistant's birth message
+  if (topicPrefix === discoveryPrefix)
+    fail('MQTT_TOPIC_PREFIX', `must differ from MQTT_DISCOVERY_PREFIX ("${discoveryPrefix}")`, 0);
+
   const logLevel = raw('LOG_LEVEL');
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel))
     fail('LOG_LEVEL', `expected one of fatal, error, warn, info, debug, trace, silent, got "${logLevel}"`, 0);
@@ -348,6 +389,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
       price: url('PRICE_FEED_URL', ['http:', 'https:']),
       metering: url('METERING_FEED_URL', ['http:', 'https:']),
     },
+    mqtt: { broker, topicPrefix, discoveryPrefix, private: bool('MQTT_PRIVATE') },
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return deepFreeze(config);

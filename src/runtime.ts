@@ -6,6 +6,7 @@ import type { AppContext, Services } from './context.js';
 import { startDatabase, type Database } from './db/connect.js';
 import { loadMigrations, migrate } from './db/migrate.js';
 import { HealthRegistry } from './http/health.js';
+import type { MqttOptions } from './mqtt/index.js';
 import { powerService } from './power/index.js';
 import { createProviderBudgets, type BudgetLimit, type ProviderName } from './providers/budget.js';
 import { systemClock, type Clock } from './shared/clock.js';
@@ -118,6 +119,8 @@ function watchNotifications(ctx: AppContext): void {
 
 export interface RuntimeOptions extends ContextOptions {
   services?: Partial<Services>;
+  /** Tests may shorten the MQTT publisher's intervals and backoff. */
+  mqtt?: Partial<MqttOptions>;
 }
 
 export interface Runtime extends BuiltApp {
@@ -133,7 +136,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
   const { ctx, abort, close, migrated } = await beginContext(config, opts);
   let built: BuiltApp;
   try {
-    built = await buildApp(ctx, { ...SERVICES, ...opts.services });
+    built = await buildApp(ctx, { ...SERVICES, ...opts.services }, opts.mqtt);
     // Fastify's plugins and routes made ready while the database is still opening
     await built.app.ready();
   } catch (e) {

@@ -20,15 +20,19 @@ export const ALWAYS_LEADER: Leadership = {
   },
 };
 
-/** The btc service's leadership and the feature that holds it: mount it before the pollers that watch it. */
+/**
+ * The btc service's leadership (or, with another `key`, that of another task done by one process
+ * only, named in the logs by `name`) and the feature that holds it: mount it before the pollers
+ * that watch it.
+ */
 export function createLeadership(
   ctx: AppContext,
-  opts: { intervalMs?: number; key?: number } = {},
+  opts: { intervalMs?: number; key?: number; name?: string } = {},
 ): { leadership: Leadership; feature: Feature } {
   if (!ctx.config.database || ctx.database.kind !== 'postgres')
     return { leadership: ALWAYS_LEADER, feature: { name: 'leadership' } };
   const lock = new AdvisoryLeadership(ctx.config.database, {
-    log: ctx.log,
+    log: opts.name ? ctx.log.child({ leadership: opts.name }) : ctx.log,
     intervalMs: opts.intervalMs,
     key: opts.key,
   });

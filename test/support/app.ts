@@ -2,6 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { pino } from 'pino';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { Services } from '../../src/context.js';
+import type { MqttOptions } from '../../src/mqtt/index.js';
 import { createRuntime, type ContextOptions, type Runtime } from '../../src/runtime.js';
 import { fixedClock, type Clock } from '../../src/shared/clock.js';
 import { freshDatabase, type TestDatabase } from './db.js';
@@ -49,6 +50,8 @@ export async function startTestApp(
     db?: TestDatabase;
     /** Narrower or wider provider call budgets than the published limits. */
     budgetLimits?: ContextOptions['budgetLimits'];
+    /** Shorter intervals and backoff of the MQTT publisher. */
+    mqtt?: Partial<MqttOptions>;
   } = {},
 ): Promise<TestApp> {
   const db = opts.db ?? (await freshDatabase());
@@ -59,6 +62,7 @@ export async function startTestApp(
     log: pino({ level: 'silent' }),
     services: opts.services,
     budgetLimits: opts.budgetLimits,
+    mqtt: opts.mqtt,
   });
   await runtime.app.ready();
   return {

@@ -8,7 +8,7 @@ import { CostService } from './service.js';
 export function createCostsFeature(
   ctx: AppContext,
   deps: { prices: PriceService; household: Pick<HouseholdCharges, 'current'> },
-): Feature {
+): Feature & { costs: CostService; prices: PriceService } {
   const service = new CostService(ctx, deps.prices, () => deps.household.current());
-  return { name: 'costs', routes: (app) => costRoutes(app, service) };
+  return { name: 'costs', costs: service, prices: deps.prices, routes: (app) => costRoutes(app, service) };
 }

@@ -1,0 +1,147 @@
+import type { Logger } from 'pino';
+import type { MarketService } from '../btc/market/service.js';
+import type { PortfolioService } from '../btc/portfolio/service.js';
+import type { CostService } from '../power/costs/service.js';
+import type { PriceService } from '../power/prices/service.js';
+import type { PricesDay } from '../power/prices/schemas.js';
+import type { Clock } from '../shared/clock.js';
+import { addDays, danishDate, danishDayBounds, toDanishIso } from '../shared/danish-time.js';
+import * as E from './entities.js';
+import type { Entity } from './entities.js';
+import type { Update } from './publisher.js';
+import * as S from './states.js';
+
+/**
+ * The services that answer the API, as far as this process runs them. Every figure is read
+ * through the same method the API's route calls, so a state equals the API's answer for the
+ * same instant.
+ */
+export interface MqttSources {
+  power: {
+    prices: Pick<PriceService, 'prices'>;
+    costs: Pick<CostService, 'consumerPrices' | 'cheapest' | 'costs'>;
+  } | null;
+  market: Pick<MarketService, 'latestPrice' | 'latestQuote'> | null;
+  portfolio: Pick<PortfolioService, 'portfolio'> | null;
+}
+
+/** Reads the figures and turns them into updates; a figure that cannot be read is unknown. */
+export class FigureReader {
+  constructor(
+    private readonly sources: MqttSources,
+    private readonly deps: { clock: Clock; area: 'DK1' | 'DK2'; log: Logger },
+  ) {}
+
+  /** The entities these sources give (private ones included; the publisher drops them without MQTT_PRIVATE). */
+  entities(): Entity[] {
+    const { power, market, portfolio } = this.sources;
+    return [
+      ...(power ? [...E.POWER_ENTITIES, ...E.COST_ENTITIES] : []),
+      ...(market ? [...E.BTC_ENTITIES, ...E.QUOTE_ENTITIES] : []),
+      ...(portfolio ? E.PORTFOLIO_ENTITIES : []),
+    ];
+  }
+
+  /** Spot and consumer price now with today's and tomorrow's intervals, the cheapest 3 hours, tomorrow's publication. */
+  async power(): Promise<Update[]> {
+    const power = this.sources.power;
+    if (!power) return [];
+    const { prices, costs } = power;
+    const now = this.deps.clock.now();
+    const today = danishDate(now);
+    const tomorrow = addDays(today, 1);
+    const area = this.deps.area;
+    const spot = async (day: string) =>
+      JSON.parse((await prices.prices(day, area)).json.toString()) as PricesDay;
+    const consumer = async (day: string) =>
+      (await costs.consumerPrices(day, area, undefined, 'quarter')).body;
+    const spotToday = await this.read('spot prices', () => spot(today));
+    const spotTomorrow = await this.read('spot prices', () => spot(tomorrow));
+    const consumerToday = await this.read('consumer prices', () => consumer(today));
+    const consumerTomorrow = await this.read('consumer prices', () => consumer(tomorrow));
+    const cheapest = S.cheapestStates(
+      await this.read('cheapest hours', () => costs.cheapest(3, undefined, area)),
+    );
+    return [
+      {
+        entity: E.SPOT_PRICE,
+        state: S.spotNow(spotToday, now),
+        attributes: S.dayAttributes(S.spotPoints(spotToday), S.spotPoints(spotTomorrow)),
+      },
+      {
+        entity: E.CONSUMER_PRICE,
+        state: S.consumerNow(consumerToday, now),
+        attributes: S.dayAttributes(S.consumerPoints(consumerToday), S.consumerPoints(consumerTomorrow)),
+      },
+      { entity: E.CHEAPEST_START, state: cheapest.start },
+      { entity: E.CHEAPEST_PRICE, state: cheapest.price },
+      { entity: E.TOMORROW_PUBLISHED, state: S.publishedState(spotTomorrow) },
+    ];
+  }
+
+  /** What the metered electricity cost yesterday and this month so far. */
+  async costs(): Promise<Update[]> {
+    const costs = this.sources.power?.costs;
+    if (!costs) return [];
+    const today = danishDate(this.deps.clock.now());
+    const yesterday = addDays(today, -1);
+    const first = `${today.slice(0, 8)}01`;
+    const since = (day: string) => toDanishIso(danishDayBounds(day).start);
+    return [
+      {
+        entity: E.COST_YESTERDAY,
+        state: S.costState(
+          await this.read('costs', () => costs.costs(yesterday, yesterday)),
+          since(yesterday),
+        ),
+      },
+      {
+        entity: E.COST_MONTH,
+        state: S.costState(await this.read('costs', () => costs.costs(first, today)), since(first)),
+      },
+    ];
+  }
+
+  async btc(): Promise<Update[]> {
+    const market = this.sources.market;
+    if (!market) return [];
+    const s = S.btcStates(await this.read('spot price', () => market.latestPrice()));
+    return [
+      { entity: E.BTC_EUR, state: s.eur },
+      { entity: E.BTC_DKK, state: s.dkk },
+      { entity: E.BTC_USD, state: s.usd },
+    ];
+  }
+
+  async quote(): Promise<Update[]> {
+    const market = this.sources.market;
+    if (!market) return [];
+    const s = S.quoteStates(await this.read('quote', () => market.latestQuote()));
+    return [
+      { entity: E.QUOTE_SATS, state: s.sats },
+      { entity: E.BROKER_PREMIUM, state: s.premium },
+    ];
+  }
+
+  async portfolio(): Promise<Update[]> {
+    const portfolio = this.sources.portfolio;
+    if (!portfolio) return [];
+    const answer = await this.read('portfolio', () => portfolio.portfolio());
+    const s = S.portfolioStates(answer?.ok ? answer.portfolio : null);
+    return [
+      { entity: E.PORTFOLIO_VALUE, state: s.value },
+      { entity: E.PORTFOLIO_SATS, state: s.sats },
+      { entity: E.UNREALIZED_PNL, state: s.pnl },
+    ];
+  }
+
+  /** No answer yet (no price stored, a provider down, the database away) makes the figure unknown. */
+  private async read<T>(what: string, fn: () => Promise<T>): Promise<T | null> {
+    try {
+      return await fn();
+    } catch (e) {
+      this.deps.log.debug({ err: (e as Error).message }, `mqtt: no ${what} to publish`);
+      return null;
+    }
+  }
+}
