@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FakeEnergiDataService } from '../../test/fakes/energidataservice.js';
+import {
+  FakeEnergiDataService,
+  RADIUS_GLN,
+  radiusTariffRecords,
+} from '../../test/fakes/energidataservice.js';
 import { FakeKraken } from '../../test/fakes/kraken-ws.js';
 import { MemoryRates, RATES_0703 } from '../../test/fakes/market-rates.js';
 import { waitFor } from '../../test/fakes/stream-clients.js';
@@ -44,6 +48,7 @@ function start(privately: boolean): Promise<TestApp> {
       API_TOKEN: TOKEN,
       MQTT_URL: broker.url,
       MQTT_PRIVATE: String(privately),
+      GRID_COMPANY_GLN: RADIUS_GLN,
       PRICE_FEED_URL: eds.url,
       SPOT_FEED_ENABLED: 'true',
       SPOT_FEED_URL: kraken.url,
@@ -73,6 +78,7 @@ describe('MQTT_PRIVATE', () => {
   it('adds the portfolio and the electricity costs, equal to the API’s answers', async () => {
     const app = await start(true);
     try {
+      eds.tariffs = radiusTariffRecords();
       await refreshCharges(app, eds);
       const post = await app.call(
         'POST',

@@ -1,6 +1,10 @@
 import { Big } from 'big.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FakeEnergiDataService } from '../../test/fakes/energidataservice.js';
+import {
+  FakeEnergiDataService,
+  RADIUS_GLN,
+  radiusTariffRecords,
+} from '../../test/fakes/energidataservice.js';
 import { FakeKraken } from '../../test/fakes/kraken-ws.js';
 import { MemoryRates, RATES_0703 } from '../../test/fakes/market-rates.js';
 import { FakeStrike, STRIKE_KEY } from '../../test/fakes/strike.js';
@@ -44,6 +48,7 @@ beforeAll(async () => {
     now: NOW,
     env: {
       MQTT_URL: broker.url,
+      GRID_COMPANY_GLN: RADIUS_GLN,
       PRICE_FEED_URL: eds.url,
       SPOT_FEED_ENABLED: 'true',
       SPOT_FEED_URL: kraken.url,
@@ -54,6 +59,7 @@ beforeAll(async () => {
     services: { btc: (ctx) => [createMarketFeature(ctx, { rates, leadership: ALWAYS_LEADER })] },
     mqtt: { recheckMs: 100, feedsIntervalMs: 100, birthDelayMs: 0 },
   });
+  eds.tariffs = radiusTariffRecords();
   await refreshCharges(app, eds);
   ha = await Listener.connect(broker.url);
   await app.startFeeds();
@@ -141,10 +147,10 @@ describe('Home Assistant discovery over MQTT', () => {
     const spot = await ha.until(state('spot_price'), (p) => p !== 'None');
     expect(spot).toBe(new Big(quarter.price_dkk).div(1000).toFixed());
 
-    const consumer = await api<ConsumerPrices>('/api/consumer-prices');
-    const hour = inForce(consumer.items, () => 60, NOW);
-    expect(hour.total).not.toBeNull();
-    expect(await ha.until(state('consumer_price'))).toBe(String(hour.total));
+    const consumer = await api<ConsumerPrices>('/api/consumer-prices?resolution=quarter');
+    const now = inForce(consumer.items, () => 15, NOW);
+    expect(now.total).not.toBeNull();
+    expect(await ha.until(state('consumer_price'))).toBe(String(now.total));
 
     const cheapest = await api<Cheapest>('/api/cheapest?hours=3');
     expect(await ha.until(state('cheapest_3h_start'))).toBe(cheapest.start_dk);
@@ -201,7 +207,8 @@ describe('Home Assistant discovery over MQTT', () => {
   it('publishes one state per feed of /health, on when the feed fails', async () => {
     const health = await api<{ feeds: Record<string, { ok: boolean }> }>('/health');
     for (const [name, feed] of Object.entries(health.feeds).filter(([n]) => n !== 'mqtt'))
-      expect(await ha.until(state(`feed_${name}`)), name).toBe(feed.ok ? 'OFF' : 'ON');
+      // an entity id holds [a-z0-9_]: metering-sync is feed_metering_sync
+      expect(await ha.until(state(`feed_${name.replace(/-/g, '_')}`)), name).toBe(feed.ok ? 'OFF' : 'ON');
     expect(ha.last.has(state('feed_mqtt'))).toBe(false);
   });
 });
