@@ -116,6 +116,7 @@ const FeedState = Type.Object({
   budget_refusals: Type.Optional(Type.Integer()),
   rejected: Type.Optional(Type.Integer()),
   last_rejected: Type.Optional(Nullable(Type.String())),
+  last_rejected_at: Type.Optional(Nullable(Type.String())),
 });
 const HealthResponse = Type.Object({
   status: Type.Enum(['ok', 'degraded', 'down']),

@@ -50,7 +50,10 @@ describe.skipIf(!TEST_DATABASE_URL)('sessions terminated under writers', { timeo
   });
 
   it('the process stays up, in-flight writes answer 503 and succeed on retry with their key, none acknowledged is lost', async () => {
-    const wallets = (await (await fetch(`${base}/api/wallets`)).json()) as { id: number; wallet_type: string }[];
+    const wallets = (await (await fetch(`${base}/api/wallets`)).json()) as {
+      id: number;
+      wallet_type: string;
+    }[];
     const exchange = wallets.find((w) => w.wallet_type === 'exchange')!.id;
     const statuses = new Map<number, number>();
     /** Idempotency-Key → the event id the service acknowledged for it. */
@@ -128,7 +131,7 @@ describe.skipIf(!TEST_DATABASE_URL)('sessions terminated under writers', { timeo
     expect(health).toMatchObject({ status: 'ok', database: { ok: true } });
 
     const stored = new Set<number>();
-    for (let cursor: string | null = ''; cursor !== null; ) {
+    for (let cursor: string | null = ''; cursor !== null;) {
       const page = (await (
         await fetch(`${base}/api/events?limit=1000${cursor ? `&cursor=${cursor}` : ''}`)
       ).json()) as { items: { id: number }[]; next_cursor: string | null };

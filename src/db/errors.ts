@@ -12,7 +12,8 @@ const SOCKET = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHO
 export function isConnectionLost(e: unknown): boolean {
   for (let cause = e, depth = 0; cause && typeof cause === 'object' && depth < 5; depth++) {
     const { code, message } = cause as { code?: unknown; message?: unknown };
-    if (typeof code === 'string' && (GONE.has(code) || code.startsWith('08') || SOCKET.has(code))) return true;
+    if (typeof code === 'string' && (GONE.has(code) || code.startsWith('08') || SOCKET.has(code)))
+      return true;
     if (typeof message === 'string' && DRIVER.test(message)) return true;
     cause = (cause as { cause?: unknown }).cause;
   }

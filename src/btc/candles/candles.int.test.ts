@@ -211,6 +211,8 @@ describe('the feature', () => {
   async function app(env: Record<string, string>, leadership: Leadership = ALWAYS_LEADER) {
     t = await startTestApp({
       db,
+      // the service's clock is the provider's: a candle may start at most one interval after it
+      now: new Date(START * 1000).toISOString(),
       env: { OHLC_FEED_URL: fake.url, ...env },
       // The cadence is compressed to milliseconds; so is the provider's budget (1 call a second in production).
       budgetLimits: { krakenRest: ROOMY },
