@@ -109,4 +109,24 @@ describe('the repair of implausible stored rows', () => {
       { date: '2026-07-01' },
     ]);
   });
+
+  it('brings stored wallet names to Unicode NFC, unless that would make two wallets one name', async () => {
+    const d = db.database.db;
+    await d
+      .insertInto('btc.wallets')
+      .values([
+        { name: 'Cafe\u0301 one', wallet_type: 'wallet' },
+        { name: 'Caf\u00e9 two', wallet_type: 'wallet' },
+        { name: 'Cafe\u0301 two', wallet_type: 'wallet' },
+      ])
+      .execute();
+    const nfc = (await loadMigrations()).find(
+      (m) => m.schema === 'btc' && m.name.includes('wallet_names_nfc'),
+    );
+    await db.database.withSession((s) => s.exec(nfc!.sql));
+    const names = (await d.selectFrom('btc.wallets').select('name').where('name', 'like', 'Caf%').execute())
+      .map((w) => w.name)
+      .sort();
+    expect(names).toEqual(['Cafe\u0301 two', 'Caf\u00e9 one', 'Caf\u00e9 two'].sort());
+  });
 });
