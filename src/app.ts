@@ -8,6 +8,7 @@ import { Type } from 'typebox';
 import type { Config } from './config.js';
 import type { App, AppContext, Feature, Services } from './context.js';
 import { registerBearerAuth } from './http/auth.js';
+import { clientErrorHandler } from './http/client-errors.js';
 import { registerLimits } from './http/limits.js';
 import { registerMetrics } from './http/metrics.js';
 import { openModeGuard } from './http/open-mode.js';
@@ -34,6 +35,7 @@ export async function buildApp(ctx: AppContext, services: Services): Promise<Bui
     // response serializers built on a route's first answer, not at start, but /health's
     schemaController: { compilersFactory: { buildSerializer: lazySerializers(new Set(['/health'])) } },
     trustProxy: trustProxyOption(ctx.config.trustProxy),
+    clientErrorHandler,
     // Errors found while routing (an undecodable path, an overlong parameter) skip the error handler.
     frameworkErrors: (error, _request, reply) => {
       void sendProblem(
