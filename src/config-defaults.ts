@@ -6,6 +6,7 @@ export const DEFAULTS = {
   DATABASE_URL: '',
   JDBC_URL: '',
   DATA_DIR: './data',
+  DATA_FSYNC: 'true',
   API_TOKEN: '',
   LOG_LEVEL: 'info',
   PROVIDER_TIMEOUT_MS: '10000',

@@ -25,6 +25,8 @@ export interface Config {
   /** null means the embedded database in dataDir */
   database: PgConnection | null;
   dataDir: string;
+  /** The embedded database's commits reach the disk (fsync) before they are acknowledged. */
+  dataFsync: boolean;
   apiToken: string | null;
   logLevel: string;
   providerTimeoutMs: number;
@@ -247,6 +249,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     services: [...new Set(services)] as ServiceName[],
     database,
     dataDir: path.resolve(cwd, raw('DATA_DIR')),
+    dataFsync: bool('DATA_FSYNC'),
     apiToken,
     logLevel,
     providerTimeoutMs: int('PROVIDER_TIMEOUT_MS', 100, 300_000),

@@ -14,8 +14,8 @@ import { freshDatabase, type TestDatabase } from './support/db.js';
 import { btcOnly, powerOnly } from './support/services.js';
 
 /**
- * Issue 11 item 6: every call to a provider goes through its one budget, whoever asks; a
- * client's request beyond it is 503 with Retry-After and calls nothing. Issue 12 item 6:
+ * Every call to a provider goes through its one budget, whoever asks; a
+ * client's request beyond it is 503 with Retry-After and calls nothing. And
  * what a provider answers is checked before anything of it is stored.
  */
 let db: TestDatabase;
@@ -138,7 +138,7 @@ describe('Frankfurter budget', () => {
   });
 });
 
-describe('untrusted answers (issue 12 item 6): what is rejected is counted per feed and never stored', () => {
+describe('untrusted answers: what is rejected is counted per feed and never stored', () => {
   let fake: FakeEnergiDataService;
   let t: TestApp;
   beforeAll(async () => {

@@ -109,7 +109,7 @@ export class CallBudget {
 const NEVER = new AbortController().signal;
 
 /**
- * The limits of each provider, as published (PROVIDERS.md and the providers' docs), and the
+ * The limits of each provider, as the providers publish them, and the
  * share of it this service uses. Changing one is a code change with its source beside it.
  */
 export const BUDGET_LIMITS = {

@@ -92,7 +92,7 @@ export function parseQuote(body: unknown): StrikeQuote {
 }
 
 /**
- * Strike's rates ticker and currency-exchange quotes (PROVIDERS.md §1). Calls are not retried
+ * Strike's rates ticker and currency-exchange quotes (`/v1/...`). Calls are not retried
  * here: the poller owns the cadence and its back-off, and a quote retried with a fresh key
  * would be a second quote.
  */

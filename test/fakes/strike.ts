@@ -4,7 +4,7 @@ import { FakeHttpServer } from './http.js';
 
 export const STRIKE_KEY = 'strike-test-key-0123';
 
-/** A Strike rates ticker (PROVIDERS.md §1): both directions per pair, fiat 4 dp, BTC 8 dp. */
+/** A Strike rates ticker as the broker sends it: both directions per pair, fiat 4 dp, BTC 8 dp. */
 export function strikeTicker(btcUsd: string, btcEur: string) {
   const inv = (x: string) => new Big(1).div(x).round(8, Big.roundHalfUp).toFixed(8);
   return [

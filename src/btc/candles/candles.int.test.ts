@@ -144,7 +144,7 @@ describe('the hourly and daily candles', () => {
     const minuteAfter = await stored('minute');
     expect(minuteAfter.map((r) => r.time)).toEqual(minuteBefore.map((r) => r.time));
     // The poll asks from the last stored candle on; older rows in the answer are outside the
-    // asked range, so untrusted (issue 12): dropped, counted, never stored.
+    // asked range, so untrusted: dropped, counted, never stored.
     expect(minuteAfter.at(-1)!.open).not.toBe(minuteBefore.at(-1)!.open);
     expect(minuteAfter.at(-5)!.open).toBe(minuteBefore.at(-5)!.open);
   });
