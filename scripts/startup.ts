@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { PGLITE_START_PARAMS } from '../src/db/connect.js';
+import { pgliteStartParams } from '../src/db/connect.js';
 import { ensureBuilt, FEEDS_OFF, freePort, ROOT, runSatwatt, waitForHttp } from '../test/support/process.js';
 
 /**
@@ -109,7 +109,7 @@ async function main() {
     fresh.push(await service(dir));
     existing.push(await service(dir));
     bareDefaults.push(await bare(path.join(dir, 'pg'), null));
-    bareTuned.push(await bare(path.join(dir, 'pg'), PGLITE_START_PARAMS));
+    bareTuned.push(await bare(path.join(dir, 'pg'), pgliteStartParams(true)));
     bareNew.push(await bare(path.join(dir, 'bare-new'), null));
     await rm(dir, { recursive: true, force: true });
   }

@@ -16,7 +16,7 @@ const candle = {
 const examples: QueryExamples<typeof repository> = {
   upsertCandles: [['btc.candles_minute', [candle]]],
   insertClosedCandles: [['btc.candles_hour', [candle]]],
-  lastCandleTime: [['btc.candles_day', 'BTC/USD']],
+  lastCandle: [['btc.candles_day', 'BTC/USD']],
   latestCandles: [['btc.candles_hour', 'BTC/USD', 24]],
 };
 

@@ -17,13 +17,18 @@ values
   ($1, $2, $3, $4, $5, $6, $7, $8, $9)
 on conflict ("pair", "time") do nothing;
 
--- src/btc/candles/repository.ts lastCandleTime
+-- src/btc/candles/repository.ts lastCandle
 select
-  max("time") as "time"
+  "time",
+  "close"
 from
   "btc"."candles_day"
 where
-  "pair" = $1;
+  "pair" = $1
+order by
+  "time" desc
+limit
+  $2;
 
 -- src/btc/candles/repository.ts latestCandles
 select

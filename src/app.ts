@@ -8,6 +8,7 @@ import { Type } from 'typebox';
 import type { Config } from './config.js';
 import type { App, AppContext, Feature, Services } from './context.js';
 import { registerBearerAuth } from './http/auth.js';
+import { clientErrorHandler } from './http/client-errors.js';
 import { registerLimits } from './http/limits.js';
 import { registerMetrics } from './http/metrics.js';
 import { openModeGuard } from './http/open-mode.js';
@@ -41,6 +42,7 @@ export async function buildApp(
     // response serializers built on a route's first answer, not at start, but /health's
     schemaController: { compilersFactory: { buildSerializer: lazySerializers(new Set(['/health'])) } },
     trustProxy: trustProxyOption(ctx.config.trustProxy),
+    clientErrorHandler,
     // Errors found while routing (an undecodable path, an overlong parameter) skip the error handler.
     frameworkErrors: (error, _request, reply) => {
       void sendProblem(
@@ -129,6 +131,7 @@ const FeedState = Type.Object({
   budget_refusals: Type.Optional(Type.Integer()),
   rejected: Type.Optional(Type.Integer()),
   last_rejected: Type.Optional(Nullable(Type.String())),
+  last_rejected_at: Type.Optional(Nullable(Type.String())),
 });
 const HealthResponse = Type.Object({
   status: Type.Enum(['ok', 'degraded', 'down']),

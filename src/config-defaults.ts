@@ -8,6 +8,7 @@ export const DEFAULTS = {
   DATA_DIR: './data',
   BACKUP_DIR: '',
   BACKUP_KEEP: '7',
+  DATA_FSYNC: 'true',
   API_TOKEN: '',
   LOG_LEVEL: 'info',
   PROVIDER_TIMEOUT_MS: '10000',

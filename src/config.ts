@@ -36,6 +36,8 @@ export interface Config {
   dataDir: string;
   /** A daily backup of the embedded database into this folder, the oldest beyond `keep` removed; null is off. */
   backup: { dir: string; keep: number } | null;
+  /** The embedded database's commits reach the disk (fsync) before they are acknowledged. */
+  dataFsync: boolean;
   apiToken: string | null;
   logLevel: string;
   providerTimeoutMs: number;
@@ -341,6 +343,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     database,
     dataDir: path.resolve(cwd, raw('DATA_DIR')),
     backup: backupDir === null ? null : { dir: path.resolve(cwd, backupDir), keep: backupKeep },
+    dataFsync: bool('DATA_FSYNC'),
     apiToken,
     logLevel,
     providerTimeoutMs: int('PROVIDER_TIMEOUT_MS', 100, 300_000),

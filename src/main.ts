@@ -36,7 +36,11 @@ async function main(argv: string[]): Promise<number> {
   if (verb === 'serve') return serve(config);
   if (verb === 'migrate') {
     const { migrate } = await import('./db/migrate.js');
-    const database = await openDatabase({ server: config.database, dataDir: config.dataDir });
+    const database = await openDatabase({
+      server: config.database,
+      dataDir: config.dataDir,
+      fsync: config.dataFsync,
+    });
     try {
       const applied = await migrate(database);
       console.log(applied.length ? `applied ${applied.join(', ')}` : 'database is up to date');
@@ -90,7 +94,11 @@ async function serve(config: Config): Promise<number> {
   process.on('SIGTERM', () => onSignal('SIGTERM'));
   process.on('SIGINT', () => onSignal('SIGINT'));
 
-  const opening = startDatabase({ server: config.database, dataDir: config.dataDir });
+  const opening = startDatabase({
+    server: config.database,
+    dataDir: config.dataDir,
+    fsync: config.dataFsync,
+  });
   // handled below, after the import; this only keeps a fast failure from counting as unhandled
   opening.catch(() => {});
   const { createRuntime } = await import('./runtime.js').catch(async (e: unknown) => {

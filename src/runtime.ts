@@ -64,7 +64,8 @@ async function beginContext(
   const log = opts.log ?? createLogger(config.logLevel);
   const database =
     opts.database ??
-    (await (opts.opening ?? startDatabase({ server: config.database, dataDir: config.dataDir })));
+    (await (opts.opening ??
+      startDatabase({ server: config.database, dataDir: config.dataDir, fsync: config.dataFsync })));
   const files = loadMigrations();
   const migrated = Promise.all([files, database.ready])
     .then(([all]) => migrate(database, all))

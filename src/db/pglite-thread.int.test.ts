@@ -2,10 +2,15 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PGLITE_INITDB_PARAMS, PGLITE_START_PARAMS } from './connect.js';
+import { PGLITE_INITDB_PARAMS, pgliteStartParams } from './connect.js';
 import { PgliteThread } from './pglite-thread.js';
 
-const options = { startParams: PGLITE_START_PARAMS, initdbParams: PGLITE_INITDB_PARAMS, fresh: false };
+const options = {
+  startParams: pgliteStartParams(false),
+  initdbParams: PGLITE_INITDB_PARAMS,
+  fresh: false,
+  fsync: false,
+};
 
 describe('PGlite on its own thread', () => {
   let pg: PgliteThread;

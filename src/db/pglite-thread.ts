@@ -7,6 +7,8 @@ export interface PgliteThreadOptions {
   initdbParams: string[];
   /** The folder is new (initdb runs first). */
   fresh: boolean;
+  /** PostgreSQL's fsync reaches the disk (the worker gives PGlite's file system one). */
+  fsync: boolean;
 }
 
 export interface QueryResult<R> {

@@ -4,7 +4,8 @@
 // Its SQL runs here, so a long statement never stalls the HTTP server, and the database opens
 // while the main thread loads the server.
 import { PGlite } from '@electric-sql/pglite';
-import { constants, copyFileSync, mkdirSync, readdirSync } from 'node:fs';
+import { NodeFS } from '@electric-sql/pglite/nodefs';
+import fs, { constants, copyFileSync, mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
@@ -65,9 +66,42 @@ function collectNow() {
  */
 v8.setFlagsFromString('--wasm-tiering-budget=20000000');
 
+/**
+ * PGlite's Node file system (Emscripten's NODEFS) has no fsync: PostgreSQL's fsync() arrives as
+ * fd_sync, which does nothing for a stream without one, and fdatasync() is a no-op in Emscripten
+ * altogether, so with fsync on or off no sync call reached the kernel (strace of a commit,
+ * docs/operations.md). This NODEFS gets one: fsync(2) of the file, or of the directory, so that a
+ * commit is on the disk when it returns; PostgreSQL flushes its WAL with wal_sync_method=fsync
+ * (connect.ts). A failed fsync is PostgreSQL's error to handle, as on any disk.
+ */
+class SyncingNodeFS extends NodeFS {
+  /** @param {any} pg @param {any} opts */
+  async init(pg, opts) {
+    const result = await super.init(pg, opts);
+    const preRun = result.emscriptenOpts.preRun ?? [];
+    result.emscriptenOpts.preRun = [
+      ...preRun,
+      (/** @type {any} */ mod) => {
+        const nodefs = mod.FS.filesystems.NODEFS;
+        nodefs.stream_ops.fsync = (/** @type {any} */ stream) =>
+          nodefs.tryFSOperation(() => {
+            if (stream.nfd !== undefined) return void fs.fsyncSync(stream.nfd);
+            const fd = fs.openSync(nodefs.realPath(stream.node), 'r');
+            try {
+              fs.fsyncSync(fd);
+            } finally {
+              fs.closeSync(fd);
+            }
+          }) ?? 0;
+      },
+    ];
+    return result;
+  }
+}
+
 const port = parentPort;
 if (!port) throw new Error('pglite-worker.mjs runs as a worker thread');
-const { dataDir, startParams, initdbParams, fresh } = workerData;
+const { dataDir, startParams, initdbParams, fresh, fsync } = workerData;
 
 /** @type {PGlite | null} */
 let db = null;
@@ -75,7 +109,7 @@ let db = null;
 const listening = new Map();
 /** Messages that arrive while the database opens wait for it. */
 const opened = PGlite.create({
-  ...(dataDir ? { dataDir } : {}),
+  ...(dataDir ? (fsync ? { fs: new SyncingNodeFS(dataDir) } : { dataDir }) : {}),
   startParams,
   initDbStartParams: initdbParams,
   parsers,

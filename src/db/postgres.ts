@@ -30,8 +30,12 @@ export async function openPostgres(server: PgConnection, poolSize: number): Prom
     connectionTimeoutMillis: 10_000,
   };
   const pool = new pg.Pool(poolConfig);
-  // A dropped idle connection must not crash the process; the pool replaces it.
+  // A connection the server ends (a restart, a failover, pg_terminate_backend) emits 'error';
+  // without a listener that kills the process. The pool listens only while a client is idle, so
+  // every client gets one of its own for its whole life: a query running on it fails (the route
+  // answers 503), and the pool drops the broken client when it comes back and opens a new one.
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   const probe = await pool.connect();
   probe.release();
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });

@@ -15,6 +15,9 @@ export class FeedHealth {
   /** Items of provider answers refused as implausible (out of bounds, outside the asked range), never stored. */
   rejected = 0;
   lastRejected: string | null = null;
+  lastRejectedAt: Date | null = null;
+  /** The latest answer had items refused; the next answer taken whole clears it. */
+  rejecting = false;
 
   constructor(
     readonly name: string,
@@ -25,20 +28,28 @@ export class FeedHealth {
   success(at = this.clock.now()) {
     this.lastSuccessAt = at;
     this.lastMessageAt = at;
+    this.rejecting = false;
   }
   failure(error: unknown, at = this.clock.now()) {
     this.failures++;
     this.lastErrorAt = at;
     this.lastError = error instanceof Error ? error.message : String(error);
   }
-  /** Counts `count` items of an answer refused as untrusted input; they are dropped, never stored. */
-  reject(why: string, count = 1) {
+  /**
+   * Counts `count` items of an answer refused as untrusted input; they are dropped, never stored.
+   * The feed is not ok until an answer is taken whole: an adapter calls success() for an answer
+   * that arrived, then reject() for what of it was refused.
+   */
+  reject(why: string, count = 1, at = this.clock.now()) {
     this.rejected += count;
     this.lastRejected = why;
+    this.lastRejectedAt = at;
+    this.rejecting = true;
   }
-  /** Healthy when it has not failed since its last success. */
+  /** Healthy when it has not failed since its last success and its latest answer was not refused. */
   get ok(): boolean {
     if (!this.enabled) return true;
+    if (this.rejecting) return false;
     if (this.lastErrorAt === null) return true;
     return this.lastSuccessAt !== null && this.lastSuccessAt >= this.lastErrorAt;
   }
@@ -57,6 +68,7 @@ export class FeedHealth {
       budget_refusals: this.budgetRefusals,
       rejected: this.rejected,
       last_rejected: this.lastRejected,
+      last_rejected_at: this.lastRejectedAt?.toISOString() ?? null,
     };
   }
 }

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { isConnectionLost } from '../db/errors.js';
 
 /** RFC 9457 problem details; every error answer of the API has this shape. */
 export const Problem = Type.Object(
@@ -25,6 +26,7 @@ const TITLES: Record<number, string> = {
   415: 'Unsupported Media Type',
   422: 'Unprocessable Content',
   429: 'Too Many Requests',
+  431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',
   502: 'Bad Gateway',
   503: 'Service Unavailable',
@@ -124,6 +126,15 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
   ).problem?.();
   if (mapped) return sendProblem(reply, mapped.status, mapped.detail, mapped.headers);
   if (error.validation) return sendProblem(reply, 400, validationDetail(error));
+  if (isConnectionLost(error)) {
+    request.log.warn({ err: error.message }, 'database connection lost during a request');
+    return sendProblem(
+      reply,
+      503,
+      'the database connection was lost; retry the request (a write with its Idempotency-Key is applied at most once)',
+      { 'retry-after': '1' },
+    );
+  }
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) return sendProblem(reply, status, error.message);
   request.log.error({ err: error }, 'unhandled error');

@@ -45,6 +45,26 @@ export function isDayIn(range: DayRange, text: string): boolean {
   return isCalendarDate(text) && text >= range.min && text <= range.max;
 }
 
+/**
+ * Free text (a note, a label): refused with a 400 naming the field when it holds NUL or an
+ * unpaired surrogate, which PostgreSQL cannot store or would store as another text.
+ */
+export function Text(options: { minLength?: number; maxLength: number; description?: string }) {
+  return Type.String({ ...options, 'x-text': 'text' });
+}
+
+/**
+ * A name that must be unique and told apart by eye: Text without control or invisible characters
+ * (zero-width spaces and joiners, bidirectional overrides), stored and compared in Unicode NFC.
+ */
+export function Name(options: { minLength?: number; maxLength: number; description?: string }) {
+  return Type.String({
+    ...options,
+    'x-text': 'name',
+    description: `${options.description ?? 'a name'}; Unicode NFC, without control or invisible characters`,
+  });
+}
+
 /** An opaque page cursor: base64url text, at most 200 characters; its content is checked where it is read. */
 export const Cursor = Type.String({
   minLength: 1,

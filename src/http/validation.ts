@@ -1,6 +1,7 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { Ajv, type ErrorObject, type SchemaValidateFunction, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
+import { normalName, textRefusal, type TextKind } from '../shared/text.js';
 import { isExactDecimal } from './types.js';
 import { lazyValidator } from './lazy-compile.js';
 
@@ -17,11 +18,31 @@ import { lazyValidator } from './lazy-compile.js';
  * 3. Every integer is bounded by the safe-integer range even where its schema names no bound.
  * 4. `x-exact-decimal: n` (the `Amount` type) takes a positive decimal of at most n decimals, as
  *    text or as a number that a float did not alter (see isExactDecimal).
+ * 5. `x-text: 'text' | 'name'` (the `Text` and `Name` types) refuses NUL and unpaired surrogates,
+ *    and in names control and invisible characters; a name is replaced by its NFC form, which
+ *    must still fit the schema's maxLength (src/shared/text.ts).
  */
 type Part = 'body' | 'querystring' | 'params' | 'headers';
 
 // strictNumbers (Ajv's default, named so that no later option turns it off) refuses NaN and ±Infinity.
 const common = { useDefaults: true, removeAdditional: false, allErrors: false, strictNumbers: true } as const;
+
+/** The `x-text` keyword: refuses what textRefusal names; a name becomes its NFC form, within maxLength. */
+const checkText: SchemaValidateFunction = (kind: TextKind, data: string, parent, at) => {
+  const fail = (message: string) => {
+    checkText.errors = [{ keyword: 'x-text', message, params: { kind } }];
+    return false;
+  };
+  const why = textRefusal(data, kind);
+  if (why) return fail(why);
+  if (kind !== 'name' || !at) return true;
+  const nfc = normalName(data);
+  const max = (parent as { maxLength?: number } | undefined)?.maxLength;
+  if (max !== undefined && [...nfc].length > max)
+    return fail(`must not be longer than ${max} characters in Unicode NFC`);
+  at.parentData[at.parentDataProperty] = nfc;
+  return true;
+};
 
 function withFormats(ajv: Ajv): Ajv {
   // ajv-formats is CommonJS; under ESM its plugin arrives as the default export's default.
@@ -30,6 +51,14 @@ function withFormats(ajv: Ajv): Ajv {
     keyword: 'x-exact-decimal',
     schemaType: 'number',
     validate: (decimals: number, data: unknown) => isExactDecimal(data, decimals),
+  });
+  ajv.addKeyword({
+    keyword: 'x-text',
+    type: 'string',
+    schemaType: 'string',
+    modifying: true,
+    errors: true,
+    validate: checkText,
   });
   return ajv;
 }

@@ -41,6 +41,25 @@ describe('CallBudget', () => {
     expect(budgets.energidataservice.refused).toBe(1);
   });
 
+  it("keeps its reserve from a client's read, and gives it to the household's work", async () => {
+    const clock = manualClock();
+    const b = new CallBudget('p', { calls: 5, perMs: 10_000, reserve: 2, source: 'test' }, clock);
+    for (let i = 0; i < 3; i++) {
+      await b.take('refuse');
+      clock.move(1_000);
+    }
+    const e = await b.take('refuse').then(
+      () => null,
+      (x: unknown) => x as BudgetExhausted,
+    );
+    expect(e?.message).toMatch(/budget for reads spent \(3 of 5 calls per 10 s; 2 kept for the household/);
+    // the read's share frees when its first call leaves the window, at 10 s
+    expect(e?.problem().headers).toEqual({ 'retry-after': '7' });
+    await b.take('wait');
+    await b.take('wait');
+    expect(b.tryTake()).toBe(7_000);
+  });
+
   it('makes a background caller wait for the next slot', async () => {
     const b = new CallBudget('p', { calls: 2, perMs: 300, source: 'test' }, fixedClock('2026-01-01'));
     const started = performance.now();

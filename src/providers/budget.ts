@@ -6,9 +6,11 @@ import { ProviderError } from './errors.js';
 import type { ProviderDeps } from './http.js';
 
 /**
- * What a caller does when a provider's budget is spent: a background caller (a scheduler, a
- * backfill) waits for the next free slot; a client's request is refused at once, so the route
- * answers 503 with Retry-After and no call is made.
+ * What a caller does when a provider's budget is spent: the household's work (a scheduler, a
+ * backfill, the rates of a ledger write) waits for the next free slot and may take every slot; a
+ * client's read is refused at once, so the route answers 503 with Retry-After and no call is
+ * made, and it is refused already when only the budget's `reserve` is left, which is kept for
+ * the household: anonymous readers cannot make the household's writes wait.
  */
 export type OnBusy = 'wait' | 'refuse';
 
@@ -18,16 +20,25 @@ export interface BudgetLimit {
   perMs: number;
   /** Where the number comes from, for the docs and the refusal message. */
   source: string;
+  /**
+   * Slots of every window that a client's read ('refuse') may not take: they are kept for the
+   * household's work ('wait'). Set where anonymous requests reach the provider.
+   */
+  reserve?: number;
 }
 
 /** A call the budget refused: no request was sent; the route answers 503 with Retry-After. */
 export class BudgetExhausted extends ProviderError {
-  constructor(provider: string, retryAfterMs: number, limit: BudgetLimit) {
-    super(
-      provider,
-      `call budget spent (${limit.calls} calls per ${limit.perMs / 1000} s); try again in ${Math.ceil(retryAfterMs / 1000)} s`,
-      { status: 429, transient: false, retryAfterMs },
-    );
+  constructor(provider: string, retryAfterMs: number, limit: BudgetLimit, kept = 0) {
+    const spent =
+      kept > 0
+        ? `call budget for reads spent (${limit.calls - kept} of ${limit.calls} calls per ${limit.perMs / 1000} s; ${kept} kept for the household's writes and schedules)`
+        : `call budget spent (${limit.calls} calls per ${limit.perMs / 1000} s)`;
+    super(provider, `${spent}; try again in ${Math.ceil(retryAfterMs / 1000)} s`, {
+      status: 429,
+      transient: false,
+      retryAfterMs,
+    });
   }
 }
 
@@ -51,13 +62,22 @@ export class CallBudget {
   ) {
     if (!(limit.calls >= 1 && limit.perMs > 0))
       throw new Error(`${provider}: a budget needs calls ≥ 1 and perMs > 0`);
+    const reserve = limit.reserve ?? 0;
+    if (!(Number.isInteger(reserve) && reserve >= 0 && reserve < limit.calls))
+      throw new Error(`${provider}: a budget's reserve is a whole number below its calls`);
   }
 
-  /** Takes a slot now and answers 0, or answers how many ms until one frees (taking nothing). */
-  tryTake(): number {
+  /**
+   * Takes a slot now and answers 0, or answers how many ms until one frees (taking nothing).
+   * `keep` slots of the window are left to others: the reserve, when a client's read asks.
+   */
+  tryTake(keep = 0): number {
     const now = this.clock.monotonicMs();
     while (this.starts.length > 0 && this.starts[0]! <= now - this.limit.perMs) this.starts.shift();
-    const full = this.starts.length >= this.limit.calls ? this.starts[0]! + this.limit.perMs - now : 0;
+    const allowed = this.limit.calls - keep;
+    // the window has room again once the start that fills the allowed share has left it
+    const full =
+      this.starts.length >= allowed ? this.starts[this.starts.length - allowed]! + this.limit.perMs - now : 0;
     const wait = Math.max(full, this.pausedUntil - now);
     if (wait > 0) return Math.ceil(wait);
     this.starts.push(now);
@@ -68,12 +88,13 @@ export class CallBudget {
   async take(onBusy: OnBusy, signal?: AbortSignal): Promise<void> {
     for (;;) {
       if (signal?.aborted) throw new ProviderError(this.provider, 'call cancelled', { transient: false });
-      const wait = this.tryTake();
+      const keep = onBusy === 'refuse' ? (this.limit.reserve ?? 0) : 0;
+      const wait = this.tryTake(keep);
       if (wait === 0) return;
       if (onBusy === 'refuse') {
         this.refused++;
         this.onRefused();
-        throw new BudgetExhausted(this.provider, wait, this.limit);
+        throw new BudgetExhausted(this.provider, wait, this.limit, keep);
       }
       await sleep(wait, signal ?? NEVER);
     }
@@ -88,22 +109,29 @@ export class CallBudget {
 const NEVER = new AbortController().signal;
 
 /**
- * The limits of each provider, as published (PROVIDERS.md and the providers' docs), and the
+ * The limits of each provider, as the providers publish them, and the
  * share of it this service uses. Changing one is a code change with its source beside it.
  */
 export const BUDGET_LIMITS = {
-  /** Published: 40 requests per 10 s per IP, then about a 5-minute block. Three quarters of it. */
+  /**
+   * Published: 40 requests per 10 s per IP, then about a 5-minute block. Three quarters of it;
+   * a third of that kept from anonymous readers (/api/elprice, /api/prices of a day not stored).
+   */
   energidataservice: {
     calls: 30,
     perMs: 10_000,
+    reserve: 10,
     source: 'Energi Data Service: 40 requests / 10 s per IP (api guide)',
   },
   /** Published: 120 calls per minute per IP for data endpoints. Half of it. */
   eloverblik: { calls: 60, perMs: 60_000, source: 'Eloverblik: 120 calls / min per IP (data endpoints)' },
   /** Published: 2 calls per minute per IP for the token endpoint; the token is cached for 24 h. */
   eloverblikToken: { calls: 2, perMs: 60_000, source: 'Eloverblik: 2 calls / min per IP (token endpoint)' },
-  /** No published limit (fair use, answers are CDN-cached): one call a second on average. */
-  frankfurter: { calls: 60, perMs: 60_000, source: 'Frankfurter: no published limit; fair use' },
+  /**
+   * No published limit (fair use, answers are CDN-cached): one call a second on average; a third
+   * kept from anonymous readers (/api/currencies/:date of a day not stored) for the ledger's writes.
+   */
+  frankfurter: { calls: 60, perMs: 60_000, reserve: 20, source: 'Frankfurter: no published limit; fair use' },
   /** Published: public REST endpoints about 1 request per second per IP. */
   krakenRest: { calls: 1, perMs: 1_000, source: 'Kraken REST: public endpoints about 1 request / s per IP' },
   /** Kraken limits connection rates ("a few per minute"); four connection attempts a minute. */

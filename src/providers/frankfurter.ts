@@ -3,7 +3,7 @@ import type { FeedHealth } from '../http/health.js';
 import { addDays } from '../shared/danish-time.js';
 import type { OnBusy } from './budget.js';
 import { HttpProvider, ProviderError, type ProviderDeps } from './http.js';
-import { JumpGuard } from './plausible.js';
+import { JumpGuard, USD_DKK, USD_EUR } from './plausible.js';
 
 export const FRANKFURTER = 'frankfurter';
 
@@ -95,7 +95,10 @@ export class FrankfurterClient {
           `answer for ${day} is dated ${v1.date}, outside ${addDays(day, -LOOKBACK_DAYS)}..${day}`,
         );
       }
-      const held = [this.guard.check('USD/EUR', usdEur), this.guard.check('USD/DKK', usdDkk)];
+      const held = [
+        this.guard.check('USD/EUR', usdEur, USD_EUR),
+        this.guard.check('USD/DKK', usdDkk, USD_DKK),
+      ];
       const why = held.filter((h) => h !== null).join('; ');
       if (why) {
         this.opts.health?.reject(why);
@@ -107,8 +110,8 @@ export class FrankfurterClient {
 
   /** The last rates known good (the latest stored), which the next answers are compared with. */
   accepted(rates: { usd_eur: string; usd_dkk: string }): void {
-    this.guard.prime('USD/EUR', rates.usd_eur);
-    this.guard.prime('USD/DKK', rates.usd_dkk);
+    this.guard.prime('USD/EUR', rates.usd_eur, USD_EUR);
+    this.guard.prime('USD/DKK', rates.usd_dkk, USD_DKK);
   }
 
   /** Health counts a call good only once its answer passed validation. */

@@ -1,6 +1,6 @@
 import type { FeedHealth } from '../http/health.js';
 import { HttpProvider, ProviderError, type ProviderDeps } from './http.js';
-import { JumpGuard } from './plausible.js';
+import { BTC_FIAT, CANDLE_VOLUME, JumpGuard, futureRefusal, inRange } from './plausible.js';
 
 export const KRAKEN = 'kraken';
 
@@ -61,12 +61,26 @@ export class KrakenOhlcClient {
     });
   }
 
-  private trusted(page: OhlcPage, interval: OhlcInterval, since: number | undefined): OhlcPage {
-    const key = `${page.pairKey}/${interval}`;
-    const rows = page.rows.filter((r) => keep(r, since, this.guard, key));
-    const dropped = page.rows.length - rows.length;
-    if (dropped > 0)
-      this.opts.health?.reject(`${dropped} OHLC rows of ${key} out of range or implausible`, dropped);
+  /** The close last stored of a pair (as asked, XBTUSD) and interval: the first answer is judged against it. */
+  accepted(pair: string, interval: OhlcInterval, close: string): void {
+    this.guard.prime(`${pair}/${interval}`, close, BTC_FIAT);
+  }
+
+  private trusted(page: OhlcPage, pair: string, interval: OhlcInterval, since: number | undefined): OhlcPage {
+    const key = `${pair}/${interval}`;
+    // A candle starts at most one interval ahead of our clock (the forming one starts before it).
+    const ahead = { now: this.opts.clock.now(), ms: interval * 60_000 };
+    const why: string[] = [];
+    const rows = page.rows.filter((r) => {
+      const refused = refusal(r, since, ahead, this.guard, key);
+      if (refused) why.push(refused);
+      return refused === null;
+    });
+    if (why.length > 0)
+      this.opts.health?.reject(
+        `${why.length} OHLC rows of ${key} refused: ${why.slice(0, 3).join('; ')}`,
+        why.length,
+      );
     return { ...page, rows };
   }
 
@@ -80,9 +94,10 @@ export class KrakenOhlcClient {
         query: { pair, interval, since: o.since },
         signal: o.signal,
       });
-      const page = this.trusted(parseOhlc(body, pair), interval, o.since);
+      const parsed = parseOhlc(body, pair);
+      // the answer arrived: what of it is refused marks the feed after this
       this.opts.health?.success();
-      return page;
+      return this.trusted(parsed, pair, interval, o.since);
     } catch (e) {
       this.opts.health?.failure(e);
       throw e;
@@ -93,19 +108,32 @@ export class KrakenOhlcClient {
 const DECIMAL = /^\d+(\.\d+)?$/;
 
 /**
- * Drops, and counts in /health, rows before the asked `since`, rows whose open and close are
- * not inside [low, high], and closes that jump over 2× from the last accepted one.
+ * Why a row is refused (dropped, and counted in /health), or null: a start before the asked
+ * `since` or more than `ahead.ms` after our clock, open and close not inside [low, high], a price
+ * outside BTC_FIAT, a volume outside CANDLE_VOLUME, a close over 2× from the last accepted.
  */
-function keep(row: OhlcRow, since: number | undefined, guard: JumpGuard, key: string) {
-  if (since !== undefined && row.time < since) return false;
+function refusal(
+  row: OhlcRow,
+  since: number | undefined,
+  ahead: { now: Date; ms: number },
+  guard: JumpGuard,
+  key: string,
+) {
+  if (since !== undefined && row.time < since) return `${row.time} is before since ${since}`;
+  const future = futureRefusal('a candle', new Date(row.time * 1000), ahead.now, ahead.ms);
+  if (future) return future;
   const [o, h, l, c] = [row.open, row.high, row.low, row.close].map(Number) as [
     number,
     number,
     number,
     number,
   ];
-  if (!(l <= Math.min(o, c) && h >= Math.max(o, c) && l > 0)) return false;
-  return guard.check(key, row.close) === null;
+  if (!(l <= Math.min(o, c) && h >= Math.max(o, c) && l > 0))
+    return `${row.time}: open or close outside low..high`;
+  if (![o, h, l, c].every((p) => inRange(p, BTC_FIAT)) || Number(row.vwap) > BTC_FIAT.max)
+    return `${row.time}: a price outside ${BTC_FIAT.min}..${BTC_FIAT.max}`;
+  if (!inRange(row.volume, CANDLE_VOLUME)) return `${row.time}: volume ${row.volume} outside its bounds`;
+  return guard.check(key, row.close, BTC_FIAT);
 }
 
 /** Validates Kraken's envelope and rows; a non-empty `error` array is a failure even with HTTP 200. */

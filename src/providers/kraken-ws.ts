@@ -3,7 +3,7 @@ import type { FeedHealth } from '../http/health.js';
 import type { Clock } from '../shared/clock.js';
 import { sleep } from '../shared/sleep.js';
 import type { CallBudget } from './budget.js';
-import { JumpGuard } from './plausible.js';
+import { BTC_FIAT, CLOCK_SKEW_MS, JumpGuard, futureRefusal } from './plausible.js';
 
 /** One symbol's ticker as Kraken WS v2 sends it; prices are JSON numbers on the wire. */
 export interface KrakenTick {
@@ -211,19 +211,28 @@ export class KrakenTickerClient {
         this.o.health.connected = true;
         this.o.health.success(at);
         this.failures = 0;
-        for (const tick of msg.ticks) if (this.trusted(tick)) this.o.onTick(tick, at);
+        for (const tick of msg.ticks) if (this.trusted(tick, at)) this.o.onTick(tick, at);
         return;
       default:
         return;
     }
   }
 
+  /** The last price known good of a symbol (the latest stored): the first tick is judged against it. */
+  accepted(symbol: string, price: string): void {
+    this.guard.prime(symbol, price, rangeOf(symbol));
+  }
+
   /**
-   * A tick whose price jumps is skipped and counted. Its own timestamp is not judged against
-   * the receive time: a small box may boot with a wrong clock, and the stream asks no range.
+   * A tick stamped more than CLOCK_SKEW_MS after its receipt, priced outside BTC_FIAT or over 2×
+   * from the symbol's last accepted price is skipped and counted. A stamp in the future would be
+   * served as the latest price and would move the pruning of stored prices; if this machine's
+   * clock is the one that is wrong, /health says so in `last_rejected`.
    */
-  private trusted(tick: KrakenTick): boolean {
-    const why = this.guard.check(tick.symbol, tick.last);
+  private trusted(tick: KrakenTick, receivedAt: Date): boolean {
+    const why =
+      (tick.timestamp && futureRefusal(`${tick.symbol} tick`, tick.timestamp, receivedAt, CLOCK_SKEW_MS)) ||
+      this.guard.check(tick.symbol, tick.last, rangeOf(tick.symbol));
     if (why === null) return true;
     this.o.health.reject(why);
     return false;
@@ -260,6 +269,9 @@ export class KrakenTickerClient {
     this.watchdog = null;
   }
 }
+
+/** BTC's price in a fiat currency has absolute bounds; other pairs only the 2× check. */
+const rangeOf = (symbol: string) => (symbol.startsWith('BTC/') ? BTC_FIAT : undefined);
 
 function rawText(data: WebSocket.RawData): string {
   if (Buffer.isBuffer(data)) return data.toString('utf8');

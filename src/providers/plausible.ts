@@ -26,11 +26,64 @@ export function dayAheadPriceInBounds(priceDkk: string, priceEur: string | null)
   return eur >= SDAC_EUR_MWH.min && eur <= SDAC_EUR_MWH.max;
 }
 
+/** A quantity's absolute bounds: a value outside them is refused, whatever came before it. */
+export interface Range {
+  readonly min: number;
+  readonly max: number;
+}
+
 /**
- * Rates and prices that may not jump: a value more than `factor` times (or less than
- * 1/`factor` of) the last accepted one of its key is held back, unless a second answer
- * confirms it (comes within `factor` of the held-back one), which is then accepted. Ratios
- * only decide; the values stored stay the exact strings of the answer.
+ * Fiat per BTC (USD, EUR, DKK, GBP, AUD, USDT). Under 1 is a wrong unit: bitcoin passed a dollar
+ * in 2011, before any of these providers' data begins. Over 10^8 is a thousand times any price
+ * ever paid. Both are wide: the 2× check against the last accepted value does the fine work.
+ */
+export const BTC_FIAT: Range = { min: 1, max: 1e8 };
+/** BTC per fiat unit: the inverse of BTC_FIAT. */
+export const FIAT_BTC: Range = { min: 1e-8, max: 1 };
+/** EUR per USD: 0.63 to 1.21 since the euro began in 1999; a tenth or ten times that is no rate. */
+export const USD_EUR: Range = { min: 0.1, max: 10 };
+/** DKK per USD: the krone follows the euro at 7.46 (ERM II), so ten times the EUR bounds' width. */
+export const USD_DKK: Range = { min: 0.5, max: 75 };
+/** A candle's volume in BTC: no exchange trades every one of the 21 million bitcoins in one candle. */
+export const CANDLE_VOLUME: Range = { min: 0, max: 21e6 };
+/**
+ * A broker's fee as a share of the amount it is charged on. Strike's is about 1 %; a quarter
+ * leaves room for a flat fee on a small QUOTE_TOTAL_EUR, and refuses a fee as large as the total.
+ */
+export const FEE_SHARE: Range = { min: 0, max: 0.25 };
+/**
+ * How far past our clock a tick or a quote may be stamped: the provider's clock and a small
+ * box's differ by seconds. More means a wrong stamp (or a wrong clock here, which /health shows).
+ */
+export const CLOCK_SKEW_MS = 60_000;
+
+/** Whether a number (or its decimal text) lies within the range, both ends included. */
+export function inRange(value: string | number, range: Range): boolean {
+  const v = Number(value);
+  return Number.isFinite(v) && v >= range.min && v <= range.max;
+}
+
+/** Why a fee of `fee` on `amount` is refused, or null when it lies within FEE_SHARE of it. */
+export function feeRefusal(fee: string, amount: string): string | null {
+  const f = Number(fee);
+  const a = Number(amount);
+  if (Number.isFinite(f) && a > 0 && f >= FEE_SHARE.min && f <= a * FEE_SHARE.max) return null;
+  return `fee ${fee} on ${amount} is outside 0..${FEE_SHARE.max * 100} % of it`;
+}
+
+/** Why an instant stamped by a provider is refused: later than our clock allows. */
+export function futureRefusal(what: string, at: Date, now: Date, aheadMs: number): string | null {
+  if (at.getTime() <= now.getTime() + aheadMs) return null;
+  return `${what} stamped ${at.toISOString()}, after ${new Date(now.getTime() + aheadMs).toISOString()} (our clock ${now.toISOString()} and ${aheadMs / 1000} s)`;
+}
+
+/**
+ * Rates and prices that may not jump: a value outside its quantity's absolute range is refused;
+ * a value more than `factor` times (or less than 1/`factor` of) the last accepted one of its key
+ * is held back, unless a second answer confirms it (comes within `factor` of the held-back one),
+ * which is then accepted. Ratios only decide; the values stored stay the exact strings of the
+ * answer. Each adapter primes it with the latest stored value at start, so that the first answer
+ * after a start is judged too.
  */
 export class JumpGuard {
   private readonly accepted = new Map<string, number>();
@@ -38,16 +91,18 @@ export class JumpGuard {
 
   constructor(private readonly factor = 2) {}
 
-  /** The last value known good, e.g. the latest stored at start. */
-  prime(key: string, value: string | number): void {
+  /** The last value known good, e.g. the latest stored at start; ignored when outside `range`. */
+  prime(key: string, value: string | number, range?: Range): void {
     const v = Number(value);
-    if (v > 0 && Number.isFinite(v)) this.accepted.set(key, v);
+    if (v > 0 && Number.isFinite(v) && (!range || inRange(v, range))) this.accepted.set(key, v);
   }
 
-  /** null when `value` may be stored; otherwise why it is held back (the caller counts it). */
-  check(key: string, value: string | number): string | null {
+  /** null when `value` may be stored; otherwise why it is refused or held back (the caller counts it). */
+  check(key: string, value: string | number, range?: Range): string | null {
     const v = Number(value);
     if (!(v > 0 && Number.isFinite(v))) return `${key}: ${String(value)} is not a positive number`;
+    if (range && !inRange(v, range))
+      return `${key}: ${String(value)} is outside its bounds ${range.min}..${range.max}`;
     const last = this.accepted.get(key);
     const held = this.held.get(key);
     if (last === undefined || this.near(v, last) || (held !== undefined && this.near(v, held))) {

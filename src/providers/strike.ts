@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FeedHealth } from '../http/health.js';
 import type { OnBusy } from './budget.js';
 import { HttpProvider, ProviderError, type ProviderDeps } from './http.js';
-import { JumpGuard } from './plausible.js';
+import { BTC_FIAT, CLOCK_SKEW_MS, FIAT_BTC, JumpGuard, feeRefusal, futureRefusal } from './plausible.js';
 
 /** 1 `sourceCurrency` = `amount` `targetCurrency`; amounts stay decimal strings, as sent. */
 export interface StrikeRate {
@@ -21,6 +21,8 @@ export interface StrikeQuote {
   source: StrikeMoney;
   target: StrikeMoney;
   fee: StrikeMoney;
+  /** When the broker made it, if it said (and the date is readable). */
+  created: Date | null;
   validUntil: string | null;
 }
 
@@ -66,6 +68,17 @@ export function parseTicker(body: unknown): StrikeRate[] {
   });
 }
 
+function dateOrNull(v: unknown): Date | null {
+  if (typeof v !== 'string') return null;
+  const d = new Date(v);
+  return Number.isNaN(d.getTime()) ? null : d;
+}
+
+/** The guard's key and range of a ticker entry or a quote's price: BTC in fiat, or fiat in BTC. */
+function priceKey(source: string, target: string) {
+  return { key: `${source}→${target}`, range: source === 'BTC' ? BTC_FIAT : FIAT_BTC };
+}
+
 export function parseQuote(body: unknown): StrikeQuote {
   if (!isObject(body) || typeof body.id !== 'string') throw malformed('quote without an id');
   return {
@@ -73,12 +86,13 @@ export function parseQuote(body: unknown): StrikeQuote {
     source: money(body.source, 'source'),
     target: money(body.target, 'target'),
     fee: money(body.fee, 'fee'),
+    created: dateOrNull(body.created),
     validUntil: typeof body.validUntil === 'string' ? body.validUntil : null,
   };
 }
 
 /**
- * Strike's rates ticker and currency-exchange quotes (PROVIDERS.md §1). Calls are not retried
+ * Strike's rates ticker and currency-exchange quotes (`/v1/...`). Calls are not retried
  * here: the poller owns the cadence and its back-off, and a quote retried with a fresh key
  * would be a second quote.
  */
@@ -87,11 +101,13 @@ export class StrikeClient {
   /** BTC rates and quote prices may not move over 2× from the last accepted unless a second answer agrees. */
   private readonly guard = new JumpGuard();
   private readonly health: FeedHealth | undefined;
+  private readonly clock: ProviderDeps['clock'];
 
   constructor(
     opts: ProviderDeps & { baseUrl: string; apiKey: string; timeoutMs: number; health?: FeedHealth },
   ) {
     this.health = opts.health;
+    this.clock = opts.clock;
     this.http = new HttpProvider({
       clock: opts.clock,
       budget: opts.budget,
@@ -110,9 +126,28 @@ export class StrikeClient {
     const rates = parseTicker(await this.http.get<unknown>('/v1/rates/ticker', { signal, onBusy }));
     const held = rates
       .filter((r) => r.sourceCurrency === 'BTC' || r.targetCurrency === 'BTC')
-      .map((r) => this.guard.check(`${r.sourceCurrency}→${r.targetCurrency}`, r.amount));
+      .map((r) => {
+        const { key, range } = priceKey(r.sourceCurrency, r.targetCurrency);
+        return this.guard.check(key, r.amount, range);
+      });
     this.refuseHeld(held, 'rates ticker');
     return rates;
+  }
+
+  /**
+   * The last rates ticker and quote known good (the latest stored quote row): the first answers
+   * after a start are judged against them. `quote` is what `target` the `source` amount bought.
+   */
+  accepted(rates: StrikeRate[], quote?: { source: StrikeMoney; target: StrikeMoney }): void {
+    for (const r of rates) {
+      if (r.sourceCurrency !== 'BTC' && r.targetCurrency !== 'BTC') continue;
+      const { key, range } = priceKey(r.sourceCurrency, r.targetCurrency);
+      this.guard.prime(key, r.amount, range);
+    }
+    if (quote) {
+      const { key, range } = priceKey(quote.source.currency, quote.target.currency);
+      this.guard.prime(`quote ${key}`, Number(quote.target.amount) / Number(quote.source.amount), range);
+    }
   }
 
   async quote(
@@ -133,8 +168,19 @@ export class StrikeClient {
     });
     const quote = parseQuote(answer);
     const perUnit = Number(quote.target.amount) / Number(quote.source.amount);
+    const { key, range } = priceKey(quote.source.currency, quote.target.currency);
+    // A fee outside its bounds is refused before anyone can cache it as the day's fee.
+    const fee =
+      quote.fee.currency === req.currency
+        ? feeRefusal(quote.fee.amount, req.amount)
+        : `fee in ${quote.fee.currency}, not ${req.currency}`;
+    const created = quote.created && futureRefusal('quote', quote.created, this.clock.now(), CLOCK_SKEW_MS);
     this.refuseHeld(
-      [this.guard.check(`quote ${quote.source.currency}→${quote.target.currency}`, perUnit)],
+      [
+        fee && `quote ${req.feePolicy} for ${req.amount} ${req.currency}: ${fee}`,
+        created || null,
+        this.guard.check(`quote ${key}`, perUnit, range),
+      ],
       'quote',
     );
     return quote;

@@ -31,6 +31,7 @@ export async function startAllFakes(opts: { now: Date; feeds?: boolean }): Promi
     FakeStrike.start(),
     FakeEloverblik.start(),
   ]);
+  strike.now = () => opts.now;
   const on = opts.feeds ? 'true' : 'false';
   const http = [eds.server, frankfurter, krakenOhlc.server, strike.http, eloverblik.server];
   return {

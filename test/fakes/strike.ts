@@ -4,7 +4,7 @@ import { FakeHttpServer } from './http.js';
 
 export const STRIKE_KEY = 'strike-test-key-0123';
 
-/** A Strike rates ticker (PROVIDERS.md §1): both directions per pair, fiat 4 dp, BTC 8 dp. */
+/** A Strike rates ticker as the broker sends it: both directions per pair, fiat 4 dp, BTC 8 dp. */
 export function strikeTicker(btcUsd: string, btcEur: string) {
   const inv = (x: string) => new Big(1).div(x).round(8, Big.roundHalfUp).toFixed(8);
   return [
@@ -32,6 +32,10 @@ export class FakeStrike {
   usdPerBtc = '65000';
   feeRate = '0';
   flatFee = '0.55';
+  /** Changes the next quote answer (a poisoned answer), then is cleared. */
+  tamperNext: ((answer: Record<string, unknown>) => Record<string, unknown>) | null = null;
+  /** The broker's clock, which stamps `created` and `validUntil`; tests with an injected clock set it. */
+  now: () => Date = () => new Date();
   readonly quotes: { body: QuoteBody; key: string | undefined }[] = [];
   private readonly keys = new Set<string>();
 
@@ -55,7 +59,9 @@ export class FakeStrike {
       if (key) this.keys.add(key);
       const body = req.json<QuoteBody>();
       this.quotes.push({ body, key });
-      return { json: this.answer(body) };
+      const tamper = this.tamperNext;
+      this.tamperNext = null;
+      return { json: tamper ? tamper(this.answer(body)) : this.answer(body) };
     });
   }
 
@@ -77,7 +83,7 @@ export class FakeStrike {
     const fee = inclusive ? this.feeFor(body.amount.amount) : this.feeFor(body.amount.amount);
     const source = inclusive ? amount.minus(fee) : amount;
     const target = source.div(this.eurPerBtc).round(8, Big.roundDown);
-    const now = new Date();
+    const now = this.now();
     return {
       id: randomUUID(),
       created: now.toISOString(),

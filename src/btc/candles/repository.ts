@@ -42,13 +42,19 @@ export async function insertClosedCandles(
   return Number(res.numInsertedOrUpdatedRows ?? 0);
 }
 
-export async function lastCandleTime(db: Db, table: CandleTableName, pair: string): Promise<Date | null> {
-  const row = await db
+/** The latest stored candle of a pair: where the next poll resumes, and the close the next is judged against. */
+export async function lastCandle(
+  db: Db,
+  table: CandleTableName,
+  pair: string,
+): Promise<{ time: Date; close: string } | undefined> {
+  return db
     .selectFrom(table)
-    .select((eb) => eb.fn.max('time').as('time'))
+    .select(['time', 'close'])
     .where('pair', '=', pair)
+    .orderBy('time', 'desc')
+    .limit(1)
     .executeTakeFirst();
-  return row?.time ?? null;
 }
 
 /** The latest `limit` candles of a pair, oldest first. */

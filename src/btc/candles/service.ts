@@ -33,6 +33,8 @@ export interface CandlesDeps {
 
 export class Candles {
   private nextCallAt = 0;
+  /** Interval and pair whose last stored close the client was given, once after each start. */
+  private readonly primed = new Set<string>();
 
   constructor(private readonly deps: CandlesDeps) {}
 
@@ -43,11 +45,15 @@ export class Candles {
    */
   async poll(kind: CandleKind, pair: (typeof PAIRS)[number], signal?: AbortSignal): Promise<number> {
     const { table, interval, closedOnly } = KINDS[kind];
-    const lastStored = await repo.lastCandleTime(this.deps.db, table, pair.pair);
+    const last = await repo.lastCandle(this.deps.db, table, pair.pair);
+    if (last && !this.primed.has(`${kind}/${pair.pair}`)) {
+      this.deps.client.accepted(pair.kraken, interval, last.close);
+      this.primed.add(`${kind}/${pair.pair}`);
+    }
     // Kraken answers candles newer than `since`: from the last stored one itself when it may
     // have been stored while still forming, else from just after it.
     const since =
-      lastStored === null ? undefined : lastStored.getTime() / 1000 - (closedOnly ? 0 : interval * 60);
+      last === undefined ? undefined : last.time.getTime() / 1000 - (closedOnly ? 0 : interval * 60);
     await this.spaced(signal);
     const page = await this.deps.client.ohlc(pair.kraken, interval, { since, signal });
     const rows = (closedOnly ? page.rows.filter((r) => r.time <= page.last) : page.rows).map((r) =>

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { csvColumns, Format } from '../../http/csv.js';
-import { Amount, Cursor, DAYS, Day as DayOf, Decimal } from '../../http/types.js';
+import { Amount, Cursor, DAYS, Day as DayOf, Decimal, Name as NameOf, Text } from '../../http/types.js';
 import { CURRENCIES, EVENT_FIELDS, EVENT_TYPES, type EventType } from './events.js';
 
 const WalletType = Type.Union([Type.Literal('exchange'), Type.Literal('wallet')]);
@@ -21,7 +21,7 @@ export const Wallet = Type.Object({
 });
 export const WalletList = Type.Array(Wallet);
 export const WalletQuery = Type.Object({ type: Type.Optional(WalletType) }, { additionalProperties: false });
-const Name = Type.String({ minLength: 1, maxLength: 100 });
+const Name = NameOf({ minLength: 1, maxLength: 100, description: 'the wallet name, unique' });
 export const NewWallet = Type.Object(
   { name: Name, wallet_type: WalletType },
   { additionalProperties: false },
@@ -161,7 +161,7 @@ const NextCursor = Type.Union([Type.String(), Type.Null()], {
 export const EventPage = Type.Object({ items: Type.Array(Event), next_cursor: NextCursor });
 
 export const IdempotencyHeaders = Type.Object({
-  'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  'idempotency-key': Type.Optional(Text({ minLength: 1, maxLength: 200 })),
 });
 
 /** The days of a read table, a page of it, or (format=csv) all of it. */

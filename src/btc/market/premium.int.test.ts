@@ -20,6 +20,8 @@ beforeAll(async () => {
   // The fee is learned from the day's first quote, which the poller takes at the start.
   strike.feeRate = '0.01';
   strike.flatFee = '0.55';
+  // the broker stamps its quotes by the test's clock
+  strike.now = () => (t ? t.clock.now() : new Date('2026-07-03T08:00:00Z'));
   t = await startTestApp({
     now: '2026-07-03T08:00:00Z',
     env: {

@@ -16,11 +16,14 @@ beforeAll(async () => {
 afterAll(() => strike.close());
 
 async function app(env: Record<string, string>, opts: Partial<MarketOptions> = {}) {
-  return startTestApp({
+  const started = await startTestApp({
     now: '2026-07-03T21:30:00Z',
     env: { API_TOKEN: TOKEN, QUOTE_FEED_URL: strike.url, ...env },
     services: marketOnly(new MemoryRates(null), { intervalMs: 60_000, rateLimitBackoffMs: 1_000, ...opts }),
   });
+  // the broker stamps its quotes by the test's clock
+  strike.now = () => started.clock.now();
+  return started;
 }
 
 const on = { QUOTE_FEED_ENABLED: 'true', STRIKE_API_KEY: STRIKE_KEY };

@@ -9,6 +9,7 @@ const quote = (target: string) => ({
   source: money('54.45', 'EUR'),
   target: money(target, 'BTC'),
   fee: money('0.55', 'EUR'),
+  created: null,
   validUntil: null,
 });
 

@@ -1,6 +1,5 @@
 import { Big } from 'big.js';
 import type { AppContext } from '../../context.js';
-import { HttpProblem } from '../../http/problem.js';
 import { ProviderError } from '../../providers/http.js';
 import type { StrikeClient, StrikeQuote } from '../../providers/strike.js';
 import { danishDate } from '../../shared/danish-time.js';
@@ -35,6 +34,16 @@ export function quoteMessage(row: Omit<QuoteRow, 'id'>): QuoteMessage {
 
 const num = (v: string | null) => (v === null ? null : Number(v));
 
+/** The quote feed cannot give a quote now: it is off, or the broker asked us to wait `retryAfterS`. */
+export class QuoteUnavailable extends Error {
+  constructor(
+    message: string,
+    readonly retryAfterS?: number,
+  ) {
+    super(message);
+  }
+}
+
 function wrong(message: string): ProviderError {
   return new ProviderError('strike', message, { transient: false, status: 200 });
 }
@@ -62,6 +71,8 @@ export class QuoteFeed {
   private failures = 0;
   private blockedUntil = 0;
   private inflight: Promise<QuoteRow> | null = null;
+  /** The client was given the latest stored quote to judge the first answers by. */
+  private primed = false;
 
   constructor(
     private readonly ctx: AppContext,
@@ -88,13 +99,11 @@ export class QuoteFeed {
 
   /** A fresh real quote now (POST /api/quote); concurrent callers share one. */
   async quoteNow(): Promise<QuoteRow> {
-    if (!this.client) throw new HttpProblem(503, `the quote feed is off: ${this.offReason}`);
+    if (!this.client) throw new QuoteUnavailable(`the quote feed is off: ${this.offReason}`);
     const wait = this.blockedUntil - this.ctx.clock.monotonicMs();
     if (wait > 0) {
       const s = Math.ceil(wait / 1000);
-      throw new HttpProblem(503, `the strike provider rate-limited us; retry in ${s} s`, {
-        'retry-after': String(s),
-      });
+      throw new QuoteUnavailable(`the strike provider rate-limited us; retry in ${s} s`, s);
     }
     this.inflight ??= this.poll(this.client).finally(() => (this.inflight = null));
     return this.inflight;
@@ -119,6 +128,7 @@ export class QuoteFeed {
   private async poll(client: StrikeClient): Promise<QuoteRow> {
     const signal = this.ctx.shutdown;
     try {
+      if (!this.primed) await this.prime(client);
       const rates = await client.ticker(signal);
       const total = this.ctx.config.quoteTotalEur;
       const fee = await this.feeOfToday(client, total);
@@ -144,6 +154,17 @@ export class QuoteFeed {
       }
       throw e;
     }
+  }
+
+  /** The latest stored quote judges the first answers after a start (its ticker and its price). */
+  private async prime(client: StrikeClient): Promise<void> {
+    const last = await repo.latestQuote(this.ctx.database.db);
+    if (last && last.quote_sats > 0)
+      client.accepted(last.rates, {
+        source: { amount: last.pre_fee_eur, currency: 'EUR' },
+        target: { amount: new Big(last.quote_sats).div(1e8).toFixed(8), currency: 'BTC' },
+      });
+    this.primed = true;
   }
 
   /** Learned once per Danish day from an INCLUSIVE quote for the total, and kept in the database. */

@@ -1,8 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import type { App } from '../../context.js';
-import { problems } from '../../http/problem.js';
+import { HttpProblem, problems } from '../../http/problem.js';
 import { jsonOrCsv, sendCsv } from '../../http/csv.js';
 import { PREMIUM_COLUMNS, PremiumList, PremiumQuery, PriceMessage, QuoteMessage } from './schemas.js';
+import { QuoteUnavailable } from './quotes.js';
 import type { MarketService } from './service.js';
 
 const STREAM_LIMITS =
@@ -70,7 +71,16 @@ export function marketRoutes(app: App, market: MarketService): void {
         response: { 200: QuoteMessage, ...problems(401, 502, 503) },
       },
     },
-    async (request) => market.quoteNow(request.deadline.signal),
+    async (request) => {
+      try {
+        return await market.quoteNow(request.deadline.signal);
+      } catch (e) {
+        if (!(e instanceof QuoteUnavailable)) throw e;
+        const retry: Record<string, string> =
+          e.retryAfterS === undefined ? {} : { 'retry-after': String(e.retryAfterS) };
+        throw new HttpProblem(503, e.message, retry);
+      }
+    },
   );
 
   app.get(

@@ -96,7 +96,25 @@ export class SpotFeed {
       initialBackoffMs: this.opts.initialBackoffMs,
       maxBackoffMs: this.opts.maxBackoffMs,
     });
-    this.client.start();
+    void this.primeAndStart(this.client);
+  }
+
+  /** The latest stored prices judge the first ticks (a first tick of 1e300 is refused, not served). */
+  private async primeAndStart(client: KrakenTickerClient): Promise<void> {
+    try {
+      const last = await repo.latestPrice(this.ctx.database.db);
+      if (last) {
+        client.accepted(SYMBOLS.usd, last.btc_usd);
+        client.accepted(SYMBOLS.eur, last.btc_eur);
+      }
+    } catch (e) {
+      this.ctx.log.warn(
+        { err: e },
+        'spot feed: the latest stored price could not be read; the first ticks are judged by their bounds only',
+      );
+    }
+    // stopped (or stopped and started again) while the price was read
+    if (this.client === client) client.start();
   }
 
   async stop(): Promise<void> {
@@ -152,8 +170,9 @@ export class SpotFeed {
       const id = await repo.insertPrice(db, row);
       this.onStored(id);
       await repo.notify(db, PRICE_CHANNEL, String(id));
-      if (++this.inserts % PRUNE_EVERY === 0)
-        await repo.prunePrices(db, new Date(row.at.getTime() - KEEP_MS));
+      // by the earlier of the row's time and our clock: no stamp, however wrong, prunes more
+      const newest = Math.min(row.at.getTime(), this.ctx.clock.now().getTime());
+      if (++this.inserts % PRUNE_EVERY === 0) await repo.prunePrices(db, new Date(newest - KEEP_MS));
     } catch (e) {
       this.ctx.log.error({ err: e }, 'spot feed: storing the price failed');
     }
