@@ -63,8 +63,9 @@ function collectNow() {
  */
 v8.setFlagsFromString('--wasm-tiering-budget=20000000');
 
-const port = parentPort;
-if (!port) throw new Error('pglite-worker.mjs runs as a worker thread');
+if (!parentPort) throw new Error('pglite-worker.mjs runs as a worker thread');
+// a callback below does not keep the narrowing of the imported binding
+const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPort);
 const { dataDir, startParams, initdbParams, fresh } = workerData;
 
 /** @type {PGlite | null} */

@@ -1,26 +1,37 @@
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FakeEnergiDataService } from '../../../test/fakes/energidataservice.js';
-import { startTestApp, type TestApp } from '../../../test/support/app.js';
-import { refreshCharges } from '../../../test/support/costs.js';
+import { servePricePage, type ServedPricePage } from '../../../test/support/price-page.js';
 
-let fake: FakeEnergiDataService;
-let app: TestApp;
+let served: ServedPricePage;
 let browser: Browser;
 let page: Page;
 let base: string;
 const consoleErrors: string[] = [];
+const DA = new Intl.NumberFormat('da-DK', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const HOUR = 3_600_000;
+
+/** A phone in Los Angeles whose browser prefers Danish: every time shown must still be Danish time. */
+async function phone(locale: string): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    timezoneId: 'America/Los_Angeles',
+    locale,
+  });
+  const page = await context.newPage();
+  // The browser's clock follows the app's, so that "now" on the page is the app's current hour.
+  await page.clock.setFixedTime(served.app.clock.now());
+  // A Content-Security-Policy violation or a script error shows up here.
+  page.on('console', (m) => {
+    if (m.type() === 'error') consoleErrors.push(m.text());
+  });
+  page.on('pageerror', (e) => consoleErrors.push(e.message));
+  return { context, page };
+}
 
 beforeAll(async () => {
-  fake = await FakeEnergiDataService.start();
   // 12:00 in Denmark on the Saturday before the autumn change: tomorrow has 25 hours.
-  app = await startTestApp({ env: { PRICE_FEED_URL: fake.url }, now: '2025-10-25T10:00:00Z' });
-  // Energinet's charges (the fake's generated list), as the daily refresh loads them.
-  await refreshCharges(app, fake);
-  base = await app.app.listen({ port: 0, host: '127.0.0.1' });
+  served = await servePricePage('2025-10-25T10:00:00Z');
+  base = served.url.replace(/\/$/, '');
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: [
@@ -34,184 +45,271 @@ beforeAll(async () => {
       '--disable-sync',
     ],
   });
-  // a browser far from Denmark: every time the page shows must still be Danish time
-  page = await browser.newPage({ viewport: { width: 390, height: 844 }, timezoneId: 'America/Los_Angeles' });
-  // The browser's clock follows the app's, so that "now" on the page is the app's current hour.
-  await page.clock.setFixedTime(new Date('2025-10-25T10:00:00Z'));
-  // A Content-Security-Policy violation or a script error shows up here.
-  page.on('console', (m) => {
-    if (m.type() === 'error') consoleErrors.push(m.text());
-  });
-  page.on('pageerror', (e) => consoleErrors.push(e.message));
+  ({ page } = await phone('da-DK'));
 });
 afterAll(async () => {
   await browser?.close();
-  await app?.close();
-  await fake?.close();
+  await served?.close();
 });
 
-/** Screenshots of a mode: the view scrolled to the current hour, and the top with switches and chart. */
-async function shoot(name: string) {
-  await page.screenshot({ path: `/tmp/power-${name}.png` });
-  const y = await page.evaluate(() => window.scrollY);
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await page.screenshot({ path: `/tmp/power-${name}-top.png` });
-  await page.evaluate((top) => window.scrollTo(0, top), y);
+/** The visible top of the page and the whole page, for a person to look at. */
+async function shoot(p: Page, name: string) {
+  await p.screenshot({ path: `/tmp/power-${name}.png` });
+  await p.screenshot({ path: `/tmp/power-${name}-full.png`, fullPage: true });
 }
 
 const cards = (section: string) => page.locator(`#${section} details.hour`);
-const loads = () => page.evaluate(() => Number(document.body.dataset.loads ?? 0));
+const loads = (p = page) => p.evaluate(() => Number(document.body.dataset.loads ?? 0));
+async function refreshed(p = page) {
+  const before = await loads(p);
+  await p.click('#refresh');
+  await p.waitForFunction((n) => Number(document.body.dataset.loads ?? 0) > n, before);
+}
+async function opened(p: Page, url = `${base}/`) {
+  await p.goto(url);
+  await p.waitForFunction(() => Number(document.body.dataset.loads ?? 0) >= 1);
+}
+const api = <T>(url: string) => served.app.call('GET', url).then((r) => r.json<T>());
+interface Elprice {
+  items: { time_dk: string; price_area: string; price_dkk: number }[];
+}
+
+/** The oracle of the spot view's window: the 3 consecutive DK1 hours with the lowest mean spot price. */
+async function cheapestSpot(date: string) {
+  const hours = (await api<Elprice>(`/api/elprice?date=${date}`)).items.filter((i) => i.price_area === 'DK1');
+  let best = { at: -1, sum: Infinity };
+  for (let i = 0; i + 3 <= hours.length; i++) {
+    const sum = hours.slice(i, i + 3).reduce((s, h) => s + h.price_dkk / 10, 0);
+    if (sum < best.sum) best = { at: i, sum };
+  }
+  return { times: hours.slice(best.at, best.at + 3).map((h) => h.time_dk), average: best.sum / 3 };
+}
 
 describe('home page in Chromium', () => {
-  it('shows today as 24 open hour cards with quarter rows, and says tomorrow is not published yet', async () => {
-    fake.publication.set('2025-10-26', 'none');
-    await page.goto(base + '/');
-    await page.waitForFunction(() => Number(document.body.dataset.loads ?? 0) >= 1);
+  it('shows today as 24 open hour cards with quarter rows, and says in Danish that tomorrow is not published yet', async () => {
+    served.fake.publication.set('2025-10-26', 'none');
+    await opened(page);
+    expect(await page.locator('html').getAttribute('lang')).toBe('da');
+    expect(await page.locator('h1 [data-t="heading"]').textContent()).toBe('Elpriser');
     expect(await cards('today').count()).toBe(24);
     expect(await page.locator('#today details.hour[open]').count()).toBe(24);
-    expect(await page.locator('#today details.hour').first().locator('ul.quarters li').count()).toBe(4);
-    expect(await page.locator('#tomorrow [data-missing]').textContent()).toContain('not published yet');
+    expect(await page.locator('#today details.hour').first().locator('ul.rows li').count()).toBe(4);
+    expect(await page.locator('#tomorrow [data-missing]').textContent()).toContain(
+      'ikke offentliggjort endnu',
+    );
     expect(await page.locator('#chart svg path[data-date]').count()).toBe(1);
     // øre/kWh = DKK/MWh ÷ 10, in Danish notation
-    const api = (await app.call('GET', '/api/elprice?date=2025-10-25')).json<{
-      items: { price_area: string; price_dkk: number }[];
-    }>();
-    const firstDk1 = api.items.find((i) => i.price_area === 'DK1')!;
-    const shown = await page.locator('#today details.hour .avg').first().textContent();
-    expect(shown).toBe(
-      new Intl.NumberFormat('da-DK', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(
-        firstDk1.price_dkk / 10,
-      ),
+    const firstDk1 = (await api<Elprice>('/api/elprice?date=2025-10-25')).items.find(
+      (i) => i.price_area === 'DK1',
+    )!;
+    expect(await page.locator('#today details.hour .avg').first().textContent()).toBe(
+      DA.format(firstDk1.price_dkk / 10),
     );
   });
 
   it('the refresh button loads the published 25-hour tomorrow without a navigation', async () => {
     await page.evaluate(() => ((window as unknown as { marker: string }).marker = 'still here'));
-    fake.publication.delete('2025-10-26');
-    app.clock.advance(5 * 60_000);
-    await page.clock.setFixedTime(app.clock.now());
-    const before = await loads();
-    await page.click('#refresh');
-    await page.waitForFunction((n) => Number(document.body.dataset.loads ?? 0) > n, before);
+    served.fake.publication.delete('2025-10-26');
+    served.app.clock.advance(5 * 60_000);
+    await page.clock.setFixedTime(served.app.clock.now());
+    await refreshed();
     expect(await page.evaluate(() => (window as unknown as { marker?: string }).marker)).toBe('still here');
     expect(await cards('tomorrow').count()).toBe(25);
-    const labels = await page.locator('#tomorrow details.hour summary span:first-child').allTextContents();
+    const labels = await page.locator('#tomorrow details.hour summary time').allTextContents();
     expect(labels.filter((l) => l.startsWith('02:00'))).toEqual(['02:00 +02:00', '02:00 +01:00']);
     expect(await page.locator('#chart svg path[data-date]').count()).toBe(2);
-    const dir = await mkdtemp(path.join(tmpdir(), 'satwatt-home-'));
-    const file = path.join(dir, 'home.png');
-    await page.screenshot({ path: file, fullPage: false });
-    console.log(`home page screenshot: ${file}`);
+    await shoot(page, 'autumn');
   });
 
   it('refreshing on another day redisplays new numbers: a normal day and the 23-hour spring day', async () => {
     const oldFirst = await page.locator('#today details.hour .avg').first().textContent();
-    app.clock.set('2026-03-28T12:00:00Z');
-    await page.clock.setFixedTime(app.clock.now());
-    const before = await loads();
-    await page.click('#refresh');
-    await page.waitForFunction((n) => Number(document.body.dataset.loads ?? 0) > n, before);
+    served.app.clock.set('2026-03-28T12:00:00Z');
+    await page.clock.setFixedTime(served.app.clock.now());
+    await refreshed();
     expect(await page.evaluate(() => (window as unknown as { marker?: string }).marker)).toBe('still here');
-    expect(await page.locator('#today h2').textContent()).toContain('2026-03-28');
+    expect(await page.locator('#today h2 time').getAttribute('datetime')).toBe('2026-03-28');
+    expect(await page.locator('#today h2').textContent()).toBe('I dag · lørdag 28. marts 2026');
     expect(await cards('today').count()).toBe(24);
     expect(await cards('tomorrow').count()).toBe(23);
     expect(await page.locator('#today details.hour .avg').first().textContent()).not.toBe(oldFirst);
   });
 
-  it('marks the current hour, scrolled into view, and labels the hours on the chart axis', async () => {
+  it('marks the current hour at the top and on its card, keeping the title, switches and chart in view', async () => {
+    // a fresh load, as a person opens the page: it must not scroll to the current hour
+    await opened(page);
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    for (const selector of ['h1', '#mode-spot', '#area-DK2', '#lang-en', '#chart svg'])
+      expect(
+        await page.locator(selector).evaluate((e) => e.getBoundingClientRect().bottom <= window.innerHeight),
+        selector,
+      ).toBe(true);
     // 2026-03-28 12:00 UTC is 13:00 in Denmark
     const now = page.locator('#today details.hour.now');
     expect(await now.count()).toBe(1);
     expect(await now.getAttribute('data-time')).toBe('2026-03-28T13:00:00+01:00');
     expect(await now.getAttribute('aria-current')).toBe('time');
-    expect(await page.locator('#status').textContent()).toBe('Updated 13.00.00');
     expect(await page.locator('details.hour.now').count()).toBe(1);
-    const inView = await now.evaluate((e) => {
-      const r = e.getBoundingClientRect();
-      return r.top >= 0 && r.bottom <= window.innerHeight;
-    });
-    expect(inView).toBe(true);
+    const price = await now.locator('.avg').textContent();
+    expect(await page.locator('#now').textContent()).toBe(`Nu, 13:00: ${price} øre/kWh`);
+    expect(await page.locator('#now a').getAttribute('href')).toBe('#now-hour');
+    expect(await now.getAttribute('id')).toBe('now-hour');
+    expect(await page.locator('#status').textContent()).toBe('Opdateret 13.00.00');
     expect(await page.locator('#chart [data-now]').count()).toBe(1);
+    // a phone's narrow chart labels every sixth hour: today 00..18, tomorrow (23 hours, no 02:00) the same
     const labels = await page.locator('#chart text[data-hour-label]').allTextContents();
-    // today 00..21 every three hours, tomorrow (23 hours, no 02:00) 00, 03 (from 03:00+02:00), 06 .. 21
-    expect(labels).toEqual([
-      '00',
-      '03',
-      '06',
-      '09',
-      '12',
-      '15',
-      '18',
-      '21',
-      '00',
-      '03',
-      '06',
-      '09',
-      '12',
-      '15',
-      '18',
-      '21',
-    ]);
+    expect(labels).toEqual(['00', '06', '12', '18', '00', '06', '12', '18']);
+    await shoot(page, 'spot');
   });
 
-  it('marks the cheapest 3-hour window of today and of tomorrow, as /api/cheapest finds it', async () => {
+  it('puts the price axis on round steps of 1, 2 or 5 × 10^n, written the Danish way', async () => {
+    const ticks = await page
+      .locator('#chart text[data-tick]')
+      .evaluateAll((ts) => ts.map((t) => [Number(t.getAttribute('data-tick')), t.textContent]));
+    expect(ticks.length).toBeGreaterThanOrEqual(3);
+    const step = (ticks[1]![0] as number) - (ticks[0]![0] as number);
+    expect(step / 10 ** Math.floor(Math.log10(step))).toBeOneOf([1, 2, 5]);
+    for (const [i, [v, text]] of ticks.entries()) {
+      expect(v).toBeCloseTo((ticks[0]![0] as number) + i * step, 9);
+      expect(v! % step).toBeCloseTo(0, 9);
+      expect(text).toBe(new Intl.NumberFormat('da-DK', { maximumFractionDigits: 2 }).format(v as number));
+    }
+  });
+
+  it('has a legend whose keys are the colours of the cards and the chart', async () => {
+    const legend = page.locator('ul.legend li');
+    expect(await legend.allTextContents()).toEqual([
+      'I dag',
+      'I morgen',
+      'Billigste 3 timer',
+      'Nu',
+      'Lav: dagens billigste fjerdedel',
+      'Mellem',
+      'Høj: dagens dyreste fjerdedel',
+    ]);
+    const style = (selector: string, property: string) =>
+      page
+        .locator(selector)
+        .first()
+        .evaluate((e, p) => getComputedStyle(e).getPropertyValue(p), property);
+    expect(await style('.key.card.low', 'background-color')).toBe(
+      await style('#today details.hour.low', 'border-left-color'),
+    );
+    expect(await style('.key.card.high', 'background-color')).toBe(
+      await style('#today details.hour.high', 'border-left-color'),
+    );
+    expect(await style('.key.card.mid', 'background-color')).toBe(
+      await style('#today details.hour:not(.low):not(.high)', 'border-left-color'),
+    );
+    expect(await style('.key.line.today', 'border-top-color')).toBe(
+      await style('#chart path.today', 'stroke'),
+    );
+    expect(await style('.key.line.tomorrow', 'border-top-color')).toBe(
+      await style('#chart path.tomorrow', 'stroke'),
+    );
+    expect(await style('.key.cheap', 'background-color')).toBe(
+      await style('#chart rect.cheap-window', 'fill'),
+    );
+    expect(await style('.key.line.now', 'border-left-color')).toBe(
+      await style('#chart [data-now]', 'stroke'),
+    );
+  });
+
+  it("marks each day's cheapest 3 hours by spot price in the spot view, and says its spot average", async () => {
     for (const [section, date] of [
       ['today', '2026-03-28'],
       ['tomorrow', '2026-03-29'],
     ] as const) {
-      const w = (await app.call('GET', `/api/cheapest?hours=3&date=${date}&area=DK1`)).json<{
-        start_dk: string;
-        end_dk: string;
-        basis: string;
-      }>();
-      expect(w.basis).toBe('total');
+      const spot = await cheapestSpot(date);
       const marked = await page
         .locator(`#${section} details.hour[data-window]`)
         .evaluateAll((cards) => cards.map((c) => c.getAttribute('data-time')));
-      expect(marked).toHaveLength(3);
-      expect(marked[0]).toBe(w.start_dk);
-      expect(Date.parse(marked[2]!) + 3_600_000).toBe(Date.parse(w.end_dk));
-      expect(await page.locator(`#${section} [data-window-summary]`).textContent()).toContain(
-        `${w.start_dk.slice(11, 16)}–${w.end_dk.slice(11, 16)}`,
-      );
+      expect(marked).toEqual(spot.times);
+      const summary = page.locator(`#${section} [data-window-summary]`);
+      expect(await summary.getAttribute('data-window-summary')).toBe('spot');
+      expect(await summary.textContent()).toContain(`spotpris ${DA.format(spot.average)} øre/kWh i snit`);
       expect(await page.locator(`#chart rect[data-window="${date}"]`).count()).toBe(1);
     }
-    await shoot('spot');
   });
 
-  it('switches to the all-in price incl. VAT and remembers it across a reload', async () => {
-    const fmt = new Intl.NumberFormat('da-DK', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-    const consumer = (await app.call('GET', '/api/consumer-prices?date=2026-03-28&area=DK1')).json<{
-      complete: boolean;
-      items: { time_dk: string; total: number }[];
-    }>();
+  it('switches to the all-in price incl. VAT, marks /api/cheapest’s hours, and remembers it across a reload', async () => {
+    const consumer = await api<{ complete: boolean; items: { time_dk: string; total: number }[] }>(
+      '/api/consumer-prices?date=2026-03-28&area=DK1',
+    );
     expect(consumer.complete).toBe(true);
     const spotShown = await page.locator('#today details.hour .avg').first().textContent();
     await page.click('#mode-total');
     expect(await page.locator('#mode-total').getAttribute('aria-pressed')).toBe('true');
-    expect(await page.locator('#unit').textContent()).toContain('all-in');
+    expect(await page.locator('#unit').textContent()).toContain('alt inkl.');
     const shown = await page.locator('#today details.hour .avg').allTextContents();
-    expect(shown).toEqual(consumer.items.map((i) => fmt.format(i.total * 100)));
+    expect(shown).toEqual(consumer.items.map((i) => DA.format(i.total * 100)));
     expect(shown[0]).not.toBe(spotShown);
     expect(await page.locator('#today details.hour').first().locator('ul li').count()).toBe(7);
+    expect(
+      await page.locator('#today details.hour').first().locator('ul li span').first().textContent(),
+    ).toBe('Spotpris');
+    const w = await api<{ start_dk: string; end_dk: string; average_dkk_kwh: number; basis: string }>(
+      '/api/cheapest?hours=3&date=2026-03-28&area=DK1',
+    );
+    expect(w.basis).toBe('total');
+    const marked = await page
+      .locator('#today details.hour[data-window]')
+      .evaluateAll((c) => c.map((e) => e.getAttribute('data-time')));
+    expect(marked[0]).toBe(w.start_dk);
+    expect(Date.parse(marked[2]!) + HOUR).toBe(Date.parse(w.end_dk));
+    expect(await page.locator('#today [data-window-summary]').textContent()).toBe(
+      `Billigste 3 timer: ${w.start_dk.slice(11, 16)}–${w.end_dk.slice(11, 16)}, ${DA.format(w.average_dkk_kwh * 100)} øre/kWh i snit alt inkl.`,
+    );
     expect(await page.evaluate(() => localStorage.getItem('satwatt.mode'))).toBe('total');
-    await shoot('total');
+    await shoot(page, 'total');
 
-    const before = await loads();
-    await page.reload();
-    await page.waitForFunction((n) => Number(document.body.dataset.loads ?? 0) >= 1 && n >= 0, before);
+    await opened(page);
     expect(await page.locator('#mode-total').getAttribute('aria-pressed')).toBe('true');
     expect(await page.locator('#today details.hour .avg').first().textContent()).toBe(shown[0]);
     await page.click('#mode-spot');
     expect(await page.locator('#today details.hour .avg').first().textContent()).toBe(spotShown);
   });
 
+  it('without a grid company (null tariffs) shows the spot price in the all-in view and says what it needs', async () => {
+    await page.route('**/api/consumer-prices?*', async (route) => {
+      const real = await route.fetch();
+      const body = (await real.json()) as { items: Record<string, unknown>[] };
+      for (const item of body.items) Object.assign(item, { grid_tariff: null, vat: null, total: null });
+      await route.fulfill({ response: real, json: body });
+    });
+    try {
+      await page.click('#mode-total');
+      await refreshed();
+      const notice = page.locator('#today [data-notice="needsGrid"]');
+      expect(await notice.textContent()).toBe(
+        'Prisen alt inkl. kræver, at netselskabet er sat op. Her vises spotprisen.',
+      );
+      const spot = (await api<Elprice>('/api/elprice?date=2026-03-28')).items.filter(
+        (i) => i.price_area === 'DK1',
+      );
+      expect(await page.locator('#today details.hour .avg').allTextContents()).toEqual(
+        spot.map((i) => DA.format(i.price_dkk / 10)),
+      );
+      expect(await page.locator('#unit').textContent()).toContain('spotpris');
+      expect(await page.locator('#today [data-window-summary]').getAttribute('data-window-summary')).toBe(
+        'spot',
+      );
+      // shown as spot, each card lists its quarter hours as in the spot view
+      const rows = await page
+        .locator('#today details.hour')
+        .first()
+        .locator('ul li span:first-child')
+        .allTextContents();
+      expect(rows).toEqual(['00:00', '00:15', '00:30', '00:45']);
+      await shoot(page, 'no-grid-company');
+    } finally {
+      await page.unroute('**/api/consumer-prices?*');
+      await page.click('#mode-spot');
+    }
+  });
+
   it('switches the area to DK2 and back, loading that area', async () => {
-    const fmt = new Intl.NumberFormat('da-DK', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-    const day = (await app.call('GET', '/api/elprice?date=2026-03-28')).json<{
-      items: { price_area: string; price_dkk: number }[];
-    }>();
-    const dk2 = day.items.filter((i) => i.price_area === 'DK2').map((i) => fmt.format(i.price_dkk / 10));
+    const day = await api<Elprice>('/api/elprice?date=2026-03-28');
+    const dk2 = day.items.filter((i) => i.price_area === 'DK2').map((i) => DA.format(i.price_dkk / 10));
     const before = await loads();
     await page.click('#area-DK2');
     await page.waitForFunction((n) => Number(document.body.dataset.loads ?? 0) > n, before);
@@ -219,16 +317,63 @@ describe('home page in Chromium', () => {
     expect(await page.locator('#unit').textContent()).toMatch(/^DK2,/);
     expect(await page.locator('#today details.hour .avg').allTextContents()).toEqual(dk2);
     expect(await page.locator('#today details.hour.now').count()).toBe(1);
-    await shoot('dk2');
+    await shoot(page, 'dk2');
     const again = await loads();
     await page.click('#area-DK1');
     await page.waitForFunction((n) => Number(document.body.dataset.loads ?? 0) > n, again);
     expect(await page.locator('#area-DK1').getAttribute('aria-pressed')).toBe('true');
   });
 
-  it('runs under its strict Content-Security-Policy without a single console error', async () => {
+  it('speaks English to a browser that prefers it, and Danish again by the switch, remembered', async () => {
+    const english = await phone('en-GB');
+    try {
+      const p = english.page;
+      await opened(p);
+      expect(await p.locator('html').getAttribute('lang')).toBe('en');
+      expect(await p.locator('h1 [data-t="heading"]').textContent()).toBe('Electricity prices');
+      expect(await p.locator('#lang-en').getAttribute('aria-pressed')).toBe('true');
+      expect(await p.locator('#status').textContent()).toBe('Updated 13:00:00');
+      expect(await p.locator('#today h2').textContent()).toBe('Today · Saturday 28 March 2026');
+      const en = new Intl.NumberFormat('en-GB', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+      const firstDk1 = (await api<Elprice>('/api/elprice?date=2026-03-28')).items.find(
+        (i) => i.price_area === 'DK1',
+      )!;
+      expect(await p.locator('#today details.hour .avg').first().textContent()).toBe(
+        en.format(firstDk1.price_dkk / 10),
+      );
+      expect(await p.locator('.switch').first().getAttribute('aria-label')).toBe('Price shown');
+      await shoot(p, 'english');
+
+      await p.click('#lang-da');
+      expect(await p.locator('html').getAttribute('lang')).toBe('da');
+      expect(await p.locator('h1 [data-t="heading"]').textContent()).toBe('Elpriser');
+      expect(await p.locator('#today h2').textContent()).toBe('I dag · lørdag 28. marts 2026');
+      expect(await p.locator('.switch').first().getAttribute('aria-label')).toBe('Vist pris');
+      expect(await p.evaluate(() => localStorage.getItem('satwatt.lang'))).toBe('da');
+      await opened(p);
+      expect(await p.locator('h1 [data-t="heading"]').textContent()).toBe('Elpriser');
+      expect(await p.locator('#status').textContent()).toBe('Opdateret 13.00.00');
+    } finally {
+      await english.context.close();
+    }
+    // and the Danish browser switched to English
+    await page.click('#lang-en');
+    expect(await page.locator('#tomorrow h2').textContent()).toBe('Tomorrow · Sunday 29 March 2026');
+    await page.click('#lang-da');
+  });
+
+  it('runs under its strict Content-Security-Policy without a single console error, its modules cached for good', async () => {
     const res = await fetch(`${base}/`);
-    expect(res.headers.get('content-security-policy')).toMatch(/script-src 'sha256-[A-Za-z0-9+/=]+'(;|$)/);
+    const csp = res.headers.get('content-security-policy') ?? '';
+    expect(csp).toMatch(/(^|; )script-src 'self'(;|$)/);
+    const html = await res.text();
+    const main = /<script type="module" src="([^"]+)"/.exec(html)![1]!;
+    const js = await fetch(base + main);
+    expect(js.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(js.headers.get('cache-control')).toContain('immutable');
+    const stale = await fetch(`${base}/page/000000000000/main.js`);
+    expect(stale.status).toBe(404);
+    expect(stale.headers.get('content-type')).toContain('application/problem+json');
     expect(consoleErrors.join('\n')).toBe('');
   });
 });

@@ -3,7 +3,7 @@ import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { App } from '../../context.js';
 import { csvColumns, jsonOrCsv, sendCsv } from '../../http/csv.js';
-import { problems } from '../../http/problem.js';
+import { notFound, problems } from '../../http/problem.js';
 import { ElpriceDay, ElpriceItem, ElpriceQuery, PricesDay, PricesQuery } from './schemas.js';
 
 const ELPRICE_COLUMNS = csvColumns(ElpriceItem);
@@ -78,5 +78,38 @@ export function priceRoutes(app: App, service: PriceService, homePage: HomePage)
         .type('text/html; charset=utf-8')
         .header('content-security-policy', homePage.contentSecurityPolicy)
         .send(homePage.html),
+  );
+
+  app.get(
+    '/page/:version/:file',
+    {
+      schema: {
+        tags: ['power'],
+        summary: "The home page's script modules; a version names one set of them, cached for good",
+        params: Type.Object(
+          {
+            version: Type.String({ pattern: '^[0-9a-f]{12}$', description: 'as the home page names it' }),
+            file: Type.Union(
+              [...homePage.modules.keys()].map((name) => Type.Literal(name)),
+              { description: 'a module of the page' },
+            ),
+          },
+          { additionalProperties: false },
+        ),
+        produces: ['text/javascript'],
+        response: { 200: Type.String({ description: 'text/javascript' }), ...problems(400, 404) },
+      },
+    },
+    async (request, reply) => {
+      const { version, file } = request.params;
+      const body = homePage.modules.get(file);
+      // An old version is gone: answering it with today's files would cache those under its name.
+      if (version !== homePage.version || body === undefined)
+        throw notFound(`the home page has no version ${version}; reload the page`);
+      return reply
+        .type('text/javascript; charset=utf-8')
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .send(body);
+    },
   );
 }
