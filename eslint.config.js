@@ -63,6 +63,7 @@ export default tseslint.config(
         setTimeout: 'readonly',
         clearTimeout: 'readonly',
         HTMLElement: 'readonly',
+        ResizeObserver: 'readonly',
       },
     },
   },

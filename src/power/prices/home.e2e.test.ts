@@ -65,6 +65,12 @@ async function refreshed(p = page) {
   await p.click('#refresh');
   await p.waitForFunction((n) => Number(document.body.dataset.loads ?? 0) > n, before);
 }
+/** Presses a switch and waits until the page has drawn what it chose. */
+async function press(selector: string, p = page) {
+  const before = await p.evaluate(() => Number(document.body.dataset.drawn ?? 0));
+  await p.click(selector);
+  await p.waitForFunction((n) => Number(document.body.dataset.drawn ?? 0) > n, before);
+}
 async function opened(p: Page, url = `${base}/`) {
   await p.goto(url);
   await p.waitForFunction(() => Number(document.body.dataset.loads ?? 0) >= 1);
@@ -164,20 +170,43 @@ describe('home page in Chromium', () => {
   it('puts the price axis on round steps of 1, 2 or 5 × 10^n, written the Danish way', async () => {
     const ticks = await page
       .locator('#chart text[data-tick]')
-      .evaluateAll((ts) => ts.map((t) => [Number(t.getAttribute('data-tick')), t.textContent]));
+      .evaluateAll((ts) => ts.map((t) => ({ v: Number(t.getAttribute('data-tick')), text: t.textContent })));
     expect(ticks.length).toBeGreaterThanOrEqual(3);
-    const step = (ticks[1]![0] as number) - (ticks[0]![0] as number);
+    const step = ticks[1]!.v - ticks[0]!.v;
     expect(step / 10 ** Math.floor(Math.log10(step))).toBeOneOf([1, 2, 5]);
-    for (const [i, [v, text]] of ticks.entries()) {
-      expect(v).toBeCloseTo((ticks[0]![0] as number) + i * step, 9);
-      expect(v! % step).toBeCloseTo(0, 9);
-      expect(text).toBe(new Intl.NumberFormat('da-DK', { maximumFractionDigits: 2 }).format(v as number));
+    for (const [i, { v, text }] of ticks.entries()) {
+      expect(v).toBeCloseTo(ticks[0]!.v + i * step, 9);
+      expect(Math.abs(Math.round(v / step) - v / step)).toBeLessThan(1e-9);
+      expect(text).toBe(new Intl.NumberFormat('da-DK', { maximumFractionDigits: 2 }).format(v));
+    }
+  });
+
+  it("draws the chart in the figure's own pixels, again when the window is resized", async () => {
+    const sizes = () =>
+      page.evaluate(() => [
+        document.querySelector('#chart')!.clientWidth,
+        Number(document.querySelector('#chart svg')!.getAttribute('width')),
+      ]);
+    const [figure, svg] = await sizes();
+    expect(svg).toBe(figure);
+    await page.setViewportSize({ width: 900, height: 844 });
+    try {
+      await page.waitForFunction(
+        () => Number(document.querySelector('#chart svg')!.getAttribute('width')) > 600,
+      );
+      const [wide, wideSvg] = await sizes();
+      expect(wideSvg).toBe(wide);
+      // a wide chart labels every third hour: today 00..21, tomorrow (no 02:00) the same
+      const labels = await page.locator('#chart text[data-hour-label]').allTextContents();
+      expect(labels).toEqual([...Array(2)].flatMap(() => ['00', '03', '06', '09', '12', '15', '18', '21']));
+    } finally {
+      await page.setViewportSize({ width: 390, height: 844 });
     }
   });
 
   it('has a legend whose keys are the colours of the cards and the chart', async () => {
     const legend = page.locator('ul.legend li');
-    expect(await legend.allTextContents()).toEqual([
+    expect((await legend.allTextContents()).map((t) => t.trim())).toEqual([
       'I dag',
       'I morgen',
       'Billigste 3 timer',
@@ -191,27 +220,18 @@ describe('home page in Chromium', () => {
         .locator(selector)
         .first()
         .evaluate((e, p) => getComputedStyle(e).getPropertyValue(p), property);
-    expect(await style('.key.card.low', 'background-color')).toBe(
-      await style('#today details.hour.low', 'border-left-color'),
-    );
-    expect(await style('.key.card.high', 'background-color')).toBe(
-      await style('#today details.hour.high', 'border-left-color'),
-    );
-    expect(await style('.key.card.mid', 'background-color')).toBe(
-      await style('#today details.hour:not(.low):not(.high)', 'border-left-color'),
-    );
-    expect(await style('.key.line.today', 'border-top-color')).toBe(
-      await style('#chart path.today', 'stroke'),
-    );
-    expect(await style('.key.line.tomorrow', 'border-top-color')).toBe(
-      await style('#chart path.tomorrow', 'stroke'),
-    );
-    expect(await style('.key.cheap', 'background-color')).toBe(
-      await style('#chart rect.cheap-window', 'fill'),
-    );
-    expect(await style('.key.line.now', 'border-left-color')).toBe(
-      await style('#chart [data-now]', 'stroke'),
-    );
+    // [legend key, its property] beside [what it names, the property that shows it]
+    const pairs = [
+      ['.key.card.low', 'background-color', '#today details.hour.low', 'border-left-color'],
+      ['.key.card.high', 'background-color', '#today details.hour.high', 'border-left-color'],
+      ['.key.card.mid', 'background-color', '#today details.hour:not(.low):not(.high)', 'border-left-color'],
+      ['.key.line.today', 'border-top-color', '#chart path.today', 'stroke'],
+      ['.key.line.tomorrow', 'border-top-color', '#chart path.tomorrow', 'stroke'],
+      ['.key.cheap', 'background-color', '#chart rect.cheap-window', 'fill'],
+      ['.key.line.now', 'border-left-color', '#chart [data-now]', 'stroke'],
+    ];
+    for (const [key, keyProperty, named, property] of pairs)
+      expect(await style(key!, keyProperty!), key).toBe(await style(named!, property!));
   });
 
   it("marks each day's cheapest 3 hours by spot price in the spot view, and says its spot average", async () => {
@@ -237,7 +257,7 @@ describe('home page in Chromium', () => {
     );
     expect(consumer.complete).toBe(true);
     const spotShown = await page.locator('#today details.hour .avg').first().textContent();
-    await page.click('#mode-total');
+    await press('#mode-total');
     expect(await page.locator('#mode-total').getAttribute('aria-pressed')).toBe('true');
     expect(await page.locator('#unit').textContent()).toContain('alt inkl.');
     const shown = await page.locator('#today details.hour .avg').allTextContents();
@@ -265,7 +285,7 @@ describe('home page in Chromium', () => {
     await opened(page);
     expect(await page.locator('#mode-total').getAttribute('aria-pressed')).toBe('true');
     expect(await page.locator('#today details.hour .avg').first().textContent()).toBe(shown[0]);
-    await page.click('#mode-spot');
+    await press('#mode-spot');
     expect(await page.locator('#today details.hour .avg').first().textContent()).toBe(spotShown);
   });
 
@@ -277,7 +297,7 @@ describe('home page in Chromium', () => {
       await route.fulfill({ response: real, json: body });
     });
     try {
-      await page.click('#mode-total');
+      await press('#mode-total');
       await refreshed();
       const notice = page.locator('#today [data-notice="needsGrid"]');
       expect(await notice.textContent()).toBe(
@@ -303,7 +323,7 @@ describe('home page in Chromium', () => {
       await shoot(page, 'no-grid-company');
     } finally {
       await page.unroute('**/api/consumer-prices?*');
-      await page.click('#mode-spot');
+      await press('#mode-spot');
     }
   });
 
@@ -344,7 +364,7 @@ describe('home page in Chromium', () => {
       expect(await p.locator('.switch').first().getAttribute('aria-label')).toBe('Price shown');
       await shoot(p, 'english');
 
-      await p.click('#lang-da');
+      await press('#lang-da', p);
       expect(await p.locator('html').getAttribute('lang')).toBe('da');
       expect(await p.locator('h1 [data-t="heading"]').textContent()).toBe('Elpriser');
       expect(await p.locator('#today h2').textContent()).toBe('I dag · lørdag 28. marts 2026');
@@ -357,9 +377,9 @@ describe('home page in Chromium', () => {
       await english.context.close();
     }
     // and the Danish browser switched to English
-    await page.click('#lang-en');
+    await press('#lang-en');
     expect(await page.locator('#tomorrow h2').textContent()).toBe('Tomorrow · Sunday 29 March 2026');
-    await page.click('#lang-da');
+    await press('#lang-da');
   });
 
   it('runs under its strict Content-Security-Policy without a single console error, its modules cached for good', async () => {
@@ -371,6 +391,8 @@ describe('home page in Chromium', () => {
     const js = await fetch(base + main);
     expect(js.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     expect(js.headers.get('cache-control')).toContain('immutable');
+    expect(js.headers.get('content-encoding')).toBe('gzip');
+    expect(await js.text()).toMatch(/^\/\/ @ts-check\n/);
     const stale = await fetch(`${base}/page/000000000000/main.js`);
     expect(stale.status).toBe(404);
     expect(stale.headers.get('content-type')).toContain('application/problem+json');

@@ -1,4 +1,5 @@
 import { readFileSync, readdirSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { loadHomePage } from './page.js';
 import { staticText } from './page/i18n.js';
@@ -8,7 +9,8 @@ const files = readdirSync(folder).filter((n) => !n.endsWith('.test.ts'));
 const modules = files.filter((n) => n.endsWith('.js'));
 
 describe('the home page as served', () => {
-  const page = loadHomePage();
+  const loaded = loadHomePage();
+  const page = { ...loaded, html: loaded.html.body };
 
   it('is one document in Danish, its static text filled from the messages, nothing left to fill', () => {
     expect(page.html).toContain('<html lang="da">');
@@ -28,6 +30,8 @@ describe('the home page as served', () => {
     expect(page.html).not.toMatch(/<script>/);
     expect(page.contentSecurityPolicy).toMatch(/(^|; )script-src 'self'(;|$)/);
     expect(loadHomePage().version).toBe(page.version);
+    for (const file of [loaded.html, ...loaded.modules.values()])
+      expect(gunzipSync(file.gzip).toString()).toBe(file.body);
   });
 
   it('keeps each file of the page small and every module type-checked', () => {

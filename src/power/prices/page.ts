@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { staticText } from './page/i18n.js';
 
 const FOLDER = new URL('./page/', import.meta.url);
@@ -7,14 +8,22 @@ const read = (name: string) => readFileSync(new URL(name, FOLDER), 'utf8');
 /** Inlined into the document in this order, so that the first paint needs no second request. */
 const STYLES = ['style.css', 'chart.css'];
 
+/** A file of the page as sent: its text, and the same gzipped once at start for clients that take it. */
+export interface PageFile {
+  body: string;
+  gzip: Buffer;
+}
+
+const pageFile = (body: string): PageFile => ({ body, gzip: gzipSync(body, { level: 9 }) });
+
 export interface HomePage {
-  html: string;
+  html: PageFile;
   /** Scripts only from the page's own modules: nothing inline, nothing from elsewhere. */
   contentSecurityPolicy: string;
   /** Names the current set of files in the modules' path, so that they can be cached for good. */
   version: string;
   /** The page's ES modules by file name, as the browser loads them: no build step. */
-  modules: ReadonlyMap<string, string>;
+  modules: ReadonlyMap<string, PageFile>;
 }
 
 const escapeHtml = (s: string) =>
@@ -29,11 +38,11 @@ export function loadHomePage(): HomePage {
   const names = readdirSync(FOLDER)
     .filter((n) => n.endsWith('.js'))
     .sort();
-  const modules = new Map(names.map((n) => [n, read(n)]));
+  const sources = new Map(names.map((n) => [n, read(n)]));
   const template = read('index.html');
   const style = STYLES.map(read).join('\n');
   const hash = createHash('sha256').update(template).update(style);
-  for (const [name, body] of modules) hash.update(name).update(body);
+  for (const [name, body] of sources) hash.update(name).update(body);
   const version = hash.digest('hex').slice(0, 12);
   const base = `/page/${version}`;
   const scripts = [
@@ -49,9 +58,9 @@ export function loadHomePage(): HomePage {
       return escapeHtml(text);
     });
   return {
-    html,
+    html: pageFile(html),
     version,
-    modules,
+    modules: new Map([...sources].map(([name, body]) => [name, pageFile(body)])),
     contentSecurityPolicy: [
       "default-src 'self'",
       "script-src 'self'",

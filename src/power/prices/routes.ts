@@ -1,5 +1,5 @@
-import type { HomePage } from './page.js';
-import type { FastifyReply } from 'fastify';
+import type { HomePage, PageFile } from './page.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { App } from '../../context.js';
 import { csvColumns, jsonOrCsv, sendCsv } from '../../http/csv.js';
@@ -20,6 +20,14 @@ function sendDay(reply: FastifyReply, answer: SerializedDay): never {
     .type('application/json')
     .send(answer.json);
   return reply as never;
+}
+
+/** The file gzipped when the client takes gzip: a third of the bytes on a slow mobile link. */
+function sendPageFile(request: FastifyRequest, reply: FastifyReply, file: PageFile) {
+  void reply.header('vary', 'accept-encoding');
+  if (/\bgzip\b/.test(request.headers['accept-encoding'] ?? ''))
+    return reply.header('content-encoding', 'gzip').send(file.gzip);
+  return reply.send(file.body);
 }
 
 export function priceRoutes(app: App, service: PriceService, homePage: HomePage) {
@@ -73,11 +81,14 @@ export function priceRoutes(app: App, service: PriceService, homePage: HomePage)
         response: { 200: Type.String({ description: 'text/html' }) },
       },
     },
-    async (_request, reply) =>
-      reply
-        .type('text/html; charset=utf-8')
-        .header('content-security-policy', homePage.contentSecurityPolicy)
-        .send(homePage.html),
+    async (request, reply) =>
+      sendPageFile(
+        request,
+        reply
+          .type('text/html; charset=utf-8')
+          .header('content-security-policy', homePage.contentSecurityPolicy),
+        homePage.html,
+      ),
   );
 
   app.get(
@@ -102,14 +113,17 @@ export function priceRoutes(app: App, service: PriceService, homePage: HomePage)
     },
     async (request, reply) => {
       const { version, file } = request.params;
-      const body = homePage.modules.get(file);
+      const module = homePage.modules.get(file);
       // An old version is gone: answering it with today's files would cache those under its name.
-      if (version !== homePage.version || body === undefined)
+      if (version !== homePage.version || module === undefined)
         throw notFound(`the home page has no version ${version}; reload the page`);
-      return reply
-        .type('text/javascript; charset=utf-8')
-        .header('cache-control', 'public, max-age=31536000, immutable')
-        .send(body);
+      return sendPageFile(
+        request,
+        reply
+          .type('text/javascript; charset=utf-8')
+          .header('cache-control', 'public, max-age=31536000, immutable'),
+        module,
+      );
     },
   );
 }

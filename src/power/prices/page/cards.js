@@ -12,29 +12,35 @@ import { basisOf, noticesOf, valueOf, windowOf } from './view.js';
  * @typedef {object} DayView
  * @property {import('./view.js').Mode} mode the chosen price
  * @property {import('./i18n.js').Messages} text
- * @property {import('./i18n.js').Formats} fmt
+ * @property {import('./format.js').Formats} fmt
  * @property {number} now
  */
 
+/** Cards built per task: a slow phone keeps answering while a day is drawn. */
+const BATCH = 8;
+
 /**
+ * Builds a day's section apart and puts it in place at once, yielding to the browser between
+ * batches of cards; `pause` resolves false when this drawing is no longer wanted.
  * @param {HTMLElement} section
  * @param {string} title
  * @param {string} date
  * @param {import('./data.js').Day | null} day
  * @param {string} missing what to say when the day has no hours
  * @param {DayView} view
+ * @param {() => Promise<boolean>} pause
+ * @returns {Promise<boolean>} whether the section was drawn
  */
-export function renderDay(section, title, date, day, missing, view) {
+export async function renderDay(section, title, date, day, missing, view, pause) {
   const { text, fmt } = view;
-  section.replaceChildren(
-    el('h2', {}, `${title} · `, el('time', { datetime: date }, date ? fmt.day(date) : '')),
-  );
+  /** @type {Node[]} */
+  const out = [el('h2', {}, `${title} · `, el('time', { datetime: date }, date ? fmt.day(date) : ''))];
   if (!day || day.hours.length === 0) {
-    section.append(el('p', { class: 'notice', 'data-missing': true }, missing));
-    return;
+    section.replaceChildren(...out, el('p', { class: 'notice', 'data-missing': true }, missing));
+    return true;
   }
   for (const n of noticesOf(day, view.mode))
-    section.append(
+    out.push(
       el(
         'p',
         { class: 'notice', 'data-notice': n.key },
@@ -44,7 +50,7 @@ export function renderDay(section, title, date, day, missing, view) {
   const basis = basisOf(day, view.mode);
   const w = windowOf(day, basis);
   if (w)
-    section.append(
+    out.push(
       el(
         'p',
         { class: 'window', 'data-window-summary': w.basis },
@@ -52,51 +58,61 @@ export function renderDay(section, title, date, day, missing, view) {
       ),
     );
   const levels = thresholds(day.hours.map((h) => valueOf(h, basis)));
-  const hourLabel = labeller(day.hours);
-  const quarterLabel = labeller(day.quarters);
+  const label = { hour: labeller(day.hours), quarter: labeller(day.quarters) };
   const grid = el('div', { class: 'cards' });
-  for (const h of day.hours) {
-    const v = valueOf(h, basis);
-    const level = levelOf(v, levels);
-    const isNow = view.now >= h.start && view.now < h.start + HOUR;
-    const cheap = inWindow(w, h.start);
-    const rows =
-      basis === 'spot'
-        ? day.quarters
-            .filter((q) => q.start >= h.start && q.start < h.start + HOUR)
-            .map((q) => row(quarterLabel(q), fmt.price(q.spot)))
-        : PART_KEYS.map((k) => row(text.parts[k], fmt.price(h.parts?.[k] ?? null)));
-    grid.append(
-      el(
-        'details',
-        {
-          class: ['hour', level, cheap && 'cheap', isNow && 'now'].filter(Boolean).join(' '),
-          open: true,
-          'data-time': h.time_dk,
-          'data-window': cheap,
-          id: isNow ? 'now-hour' : undefined,
-          'aria-current': isNow ? 'time' : undefined,
-        },
-        el(
-          'summary',
-          {},
-          el(
-            'span',
-            { class: 'when' },
-            el('time', { datetime: h.time_dk }, hourLabel(h)),
-            ...(isNow ? [el('span', { class: 'tag now' }, text.tagNow)] : []),
-            ...(cheap ? [el('span', { class: 'tag cheap' }, text.tagCheap)] : []),
-          ),
-          el('span', { class: 'num avg' }, fmt.price(v)),
-          ...(level === 'low' || level === 'high'
-            ? [el('span', { class: 'sr' }, level === 'low' ? text.levelLow : text.levelHigh)]
-            : []),
-        ),
-        el('ul', { class: 'rows' }, ...rows),
-      ),
-    );
+  for (const [i, h] of day.hours.entries()) {
+    if (i > 0 && i % BATCH === 0 && !(await pause())) return false;
+    grid.append(card(day, h, basis, levelOf(valueOf(h, basis), levels), inWindow(w, h.start), label, view));
   }
-  section.append(grid);
+  section.replaceChildren(...out, grid);
+  return true;
+}
+
+/**
+ * @param {import('./data.js').Day} day
+ * @param {import('./data.js').Hour} h
+ * @param {import('./view.js').Mode} basis
+ * @param {import('./levels.js').Level | null} level
+ * @param {boolean} cheap
+ * @param {{ hour: (i: { time_dk: string }) => string, quarter: (i: { time_dk: string }) => string }} label
+ * @param {DayView} view
+ */
+function card(day, h, basis, level, cheap, label, view) {
+  const { text, fmt } = view;
+  const isNow = view.now >= h.start && view.now < h.start + HOUR;
+  const rows =
+    basis === 'spot'
+      ? day.quarters
+          .filter((q) => q.start >= h.start && q.start < h.start + HOUR)
+          .map((q) => row(label.quarter(q), fmt.price(q.spot)))
+      : PART_KEYS.map((k) => row(text.parts[k], fmt.price(h.parts?.[k] ?? null)));
+  return el(
+    'details',
+    {
+      class: ['hour', level, cheap && 'cheap', isNow && 'now'].filter(Boolean).join(' '),
+      open: true,
+      'data-time': h.time_dk,
+      'data-window': cheap,
+      id: isNow ? 'now-hour' : undefined,
+      'aria-current': isNow ? 'time' : undefined,
+    },
+    el(
+      'summary',
+      {},
+      el(
+        'span',
+        { class: 'when' },
+        el('time', { datetime: h.time_dk }, label.hour(h)),
+        ...(isNow ? [el('span', { class: 'tag now' }, text.tagNow)] : []),
+        ...(cheap ? [el('span', { class: 'tag cheap' }, text.tagCheap)] : []),
+      ),
+      el('span', { class: 'num avg' }, fmt.price(valueOf(h, basis))),
+      ...(level === 'low' || level === 'high'
+        ? [el('span', { class: 'sr' }, level === 'low' ? text.levelLow : text.levelHigh)]
+        : []),
+    ),
+    el('ul', { class: 'rows' }, ...rows),
+  );
 }
 
 const row = (/** @type {string} */ name, /** @type {string} */ value) =>

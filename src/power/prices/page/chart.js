@@ -1,8 +1,9 @@
 // @ts-check
 // The chart of today and tomorrow as an SVG drawn into the figure's own box (CSS gives the box
 // its aspect ratio, so the page does not move when the chart arrives), in CSS pixels so that its
-// text is as large as the page's. Colours come from the style sheet's classes, which the legend
-// shares.
+// text is as large as the page's; the box's size comes from a ResizeObserver, which reads it
+// after layout instead of forcing one. Colours come from the style sheet's classes, which the
+// legend shares.
 import { svg } from './dom.js';
 import { niceTicks } from './ticks.js';
 import { hourTicks } from './time.js';
@@ -26,20 +27,32 @@ import { hourTicks } from './time.js';
 const M = { left: 52, right: 8, top: 26, bottom: 26 };
 
 /**
+ * Calls `changed` with the figure's content size after each layout that changes it.
  * @param {HTMLElement} figure
+ * @param {(size: { width: number, height: number }) => void} changed
+ */
+export function watchSize(figure, changed) {
+  new ResizeObserver((entries) => {
+    for (const e of entries) changed({ width: e.contentRect.width, height: e.contentRect.height });
+  }).observe(figure);
+}
+
+/**
+ * @param {HTMLElement} figure
+ * @param {{ width: number, height: number } | null} size the figure's box; null: not laid out yet
  * @param {Series[]} series days with at least one step
  * @param {number} now
  * @param {ChartText} text
  */
-export function renderChart(figure, series, now, text) {
+export function renderChart(figure, size, series, now, text) {
   const known = series.flatMap((s) => s.steps).flatMap((p) => (p.v === null ? [] : [p.v]));
   if (known.length === 0) {
     figure.replaceChildren();
     return;
   }
   // a figure not laid out (hidden) has no size: then the chart is drawn at a desktop's
-  const W = figure.clientWidth > 0 ? Math.max(figure.clientWidth, 280) : 800;
-  const H = figure.clientHeight > 0 ? Math.max(figure.clientHeight, 160) : 300;
+  const W = size && size.width > 0 ? Math.max(size.width, 280) : 800;
+  const H = size && size.height > 0 ? Math.max(size.height, 160) : 300;
   const t0 = Math.min(...series.map((s) => /** @type {{ t: number }} */ (s.steps[0]).t));
   const t1 = Math.max(...series.flatMap((s) => s.steps.map((p) => p.t + p.minutes * 60_000)));
   const ticks = niceTicks(Math.min(0, ...known), Math.max(0, ...known), H < 220 ? 3 : 4);

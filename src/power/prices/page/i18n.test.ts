@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MESSAGES, formatNumber, formatsFor, pickLanguage, staticText } from './i18n.js';
+import { formatNumber, formatsFor } from './format.js';
+import { MESSAGES, pickLanguage, staticText } from './i18n.js';
 
 describe('the page in Danish and English', () => {
   it('speaks Danish unless the browser prefers English first, and a remembered choice wins', () => {

@@ -2,11 +2,12 @@
 // The home page: today's and tomorrow's prices of one area, loaded on start, on refresh and on
 // an area switch; a price or language switch redraws what is loaded.
 import { renderDay, renderNow } from './cards.js';
-import { renderChart } from './chart.js';
+import { renderChart, watchSize } from './chart.js';
 import { applyLanguage, bindSwitches, browserStore, initialState, showState } from './controls.js';
 import { loadDays } from './data.js';
 import { byId } from './dom.js';
-import { MESSAGES, formatsFor } from './i18n.js';
+import { formatsFor } from './format.js';
+import { MESSAGES } from './i18n.js';
 import { HOUR } from './time.js';
 import { basisOf, stepsOf, windowOf } from './view.js';
 
@@ -33,11 +34,30 @@ function showStatus() {
         : text.updated(fmt.time(outcome.at));
 }
 
-function render() {
+/** The next task: the browser paints and answers input in between. */
+const nextTask = () =>
+  new Promise((resolve) => {
+    const s = /** @type {{ scheduler?: { yield?: () => Promise<void> } }} */ (globalThis).scheduler;
+    if (s?.yield) void s.yield().then(resolve);
+    else setTimeout(resolve, 0);
+  });
+
+let drawing = 0;
+/** @type {{ width: number, height: number } | null} */
+let chartSize = null;
+/** @type {{ series: import('./chart.js').Series[], now: number, text: import('./chart.js').ChartText } | null} */
+let chart = null;
+const drawChart = () => chart && renderChart(byId('chart'), chartSize, chart.series, chart.now, chart.text);
+
+/** Draws what is loaded in the chosen price and language: the top at once, each day's cards in batches. */
+async function render() {
+  const mine = ++drawing;
+  const current = () => nextTask().then(() => mine === drawing);
   showState(state);
   const today = shown?.today;
   const basis = today ? basisOf(today, state.mode) : state.mode;
-  byId('unit').textContent = `${state.area}, ${basis === 'spot' ? text.unitSpot : text.unitTotal}`;
+  const unit = `${state.area}, ${basis === 'spot' ? text.unitSpot : text.unitTotal}`;
+  byId('unit').textContent = unit;
   document.title = text.pageTitle(state.area);
   showStatus();
   if (!shown || !today) return;
@@ -60,27 +80,32 @@ function render() {
         window: windowOf(day, b),
       });
     }
-  renderChart(byId('chart'), series, now, {
-    title: `${state.area}, ${basis === 'spot' ? text.unitSpot : text.unitTotal}`,
-    tick: fmt.tick,
-  });
+  chart = { series, now, text: { title: unit, tick: fmt.tick } };
+  drawChart();
   renderNow(byId('now'), today, view);
-  renderDay(byId('today'), text.today, today.date, today, text.noToday, view);
-  renderDay(
-    byId('tomorrow'),
-    text.tomorrow,
-    shown.tomorrowDate,
-    shown.tomorrow,
-    shown.tomorrowError ? text.tomorrowFailed(shown.tomorrowError) : text.notPublished,
-    view,
-  );
+  const { tomorrow, tomorrowDate, tomorrowError } = shown;
+  const drawn =
+    (await current()) &&
+    (await renderDay(byId('today'), text.today, today.date, today, text.noToday, view, current)) &&
+    (await current()) &&
+    (await renderDay(
+      byId('tomorrow'),
+      text.tomorrow,
+      tomorrowDate,
+      tomorrow,
+      tomorrowError ? text.tomorrowFailed(tomorrowError) : text.notPublished,
+      view,
+      current,
+    ));
+  if (!drawn) return;
+  document.body.dataset.drawn = String(Number(document.body.dataset.drawn ?? 0) + 1);
   // The current hour moves on: redraw at the next hour, and load the new day after midnight.
   clearTimeout(tick);
   tick = setTimeout(
     () => {
       const last = today.hours[today.hours.length - 1];
       if (last && Date.now() >= last.start + HOUR) void load();
-      else render();
+      else void render();
     },
     HOUR - (now % HOUR) + 1000,
   );
@@ -108,7 +133,7 @@ async function load() {
     again = false;
     return load();
   }
-  render();
+  await render();
   document.body.dataset.loads = String(Number(document.body.dataset.loads ?? 0) + 1);
 }
 
@@ -121,9 +146,14 @@ bindSwitches(state, store, (what) => {
   if (what === 'area') {
     showState(state);
     void load();
-  } else render();
+  } else void render();
 });
 byId('refresh').addEventListener('click', () => void load());
+watchSize(byId('chart'), (size) => {
+  const redraw = chartSize === null || size.width !== chartSize.width;
+  chartSize = size;
+  if (redraw) drawChart();
+});
 if (state.lang !== 'da') applyLanguage(state.lang);
-render();
+void render();
 void load();
