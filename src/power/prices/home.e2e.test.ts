@@ -55,7 +55,10 @@ afterAll(async () => {
 /** The visible top of the page and the whole page, for a person to look at. */
 async function shoot(p: Page, name: string) {
   await p.screenshot({ path: `/tmp/power-${name}.png` });
+  // cards off screen are not drawn until scrolled to (content-visibility): draw them all for this
+  const all = await p.addStyleTag({ content: 'details.hour { content-visibility: visible }' });
   await p.screenshot({ path: `/tmp/power-${name}-full.png`, fullPage: true });
+  await all.evaluate((e) => e.remove());
 }
 
 const cards = (section: string) => page.locator(`#${section} details.hour`);
@@ -201,6 +204,17 @@ describe('home page in Chromium', () => {
       expect(labels).toEqual([...Array(2)].flatMap(() => ['00', '03', '06', '09', '12', '15', '18', '21']));
     } finally {
       await page.setViewportSize({ width: 390, height: 844 });
+    }
+  });
+
+  it('gives the cards it has not drawn yet their drawn height, so the page does not jump on scrolling', async () => {
+    for (const mode of ['#mode-total', '#mode-spot']) {
+      await press(mode);
+      const placeholders = await page.evaluate(() => document.documentElement.scrollHeight);
+      const all = await page.addStyleTag({ content: 'details.hour { content-visibility: visible }' });
+      const drawn = await page.evaluate(() => document.documentElement.scrollHeight);
+      await all.evaluate((e) => e.remove());
+      expect(Math.abs(placeholders - drawn) / drawn, mode).toBeLessThan(0.02);
     }
   });
 

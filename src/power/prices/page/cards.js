@@ -64,6 +64,8 @@ export async function renderDay(section, title, date, day, missing, view, pause)
     if (i > 0 && i % BATCH === 0 && !(await pause())) return false;
     grid.append(card(day, h, basis, levelOf(valueOf(h, basis), levels), inWindow(w, h.start), label, view));
   }
+  // the height a card off screen is given until it is drawn: its rows', so the page does not jump
+  grid.style.setProperty('--rows', String(grid.querySelector('ul')?.childElementCount ?? 4));
   section.replaceChildren(...out, grid);
   return true;
 }
