@@ -1,5 +1,5 @@
 // @ts-check
-import { HOUR, clockAfter, clockOf } from './time.js';
+import { HOUR, clockOf, danishClock } from './time.js';
 
 /**
  * @typedef {object} Window the cheapest run of whole hours of a day
@@ -38,15 +38,12 @@ export function cheapestRun(hours, size, value, basis) {
   }
   if (best === null) return null;
   const first = /** @type {H} */ (hours[best.at]);
-  const last = /** @type {H} */ (hours[best.at + size - 1]);
-  const next = hours[best.at + size];
-  const end = last.start + HOUR;
+  const end = first.start + size * HOUR;
   return {
     start: first.start,
     end,
     from: clockOf(first.time_dk),
-    // the next hour's own label where it follows at once (it knows a clock change)
-    to: next && next.start === end ? clockOf(next.time_dk) : clockAfter(last.time_dk),
+    to: danishClock(end).slice(0, 5),
     average: best.sum / size,
     basis,
   };

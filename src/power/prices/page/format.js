@@ -1,6 +1,7 @@
 // @ts-check
 // Numbers, days and times as each language writes them.
 import { MESSAGES } from './i18n.js';
+import { danishClock } from './time.js';
 
 /** @typedef {import('./i18n.js').Lang} Lang */
 
@@ -42,22 +43,11 @@ export function formatNumber(value, decimals, lang) {
 /** @returns {Formats} */
 export function formatsFor(/** @type {Lang} */ lang) {
   const words = MESSAGES[lang];
-  /** @type {Intl.DateTimeFormat | undefined} */
-  let time;
   return {
     price: (ore) => (ore === null ? '–' : formatNumber(ore, 2, lang)),
     tick: (value, decimals) => formatNumber(value === 0 ? 0 : value, decimals, lang),
-    time: (instant) => {
-      // Only the status line needs a time zone's rules; made on first use.
-      time ??= new Intl.DateTimeFormat(LOCALES[lang], {
-        timeZone: 'Europe/Copenhagen',
-        hour: '2-digit',
-        minute: '2-digit',
-        second: '2-digit',
-        hourCycle: 'h23',
-      });
-      return time.format(instant);
-    },
+    // as Intl.DateTimeFormat writes da-DK ("13.00.00") and en-GB ("13:00:00") in Danish time
+    time: (instant) => danishClock(instant, lang === 'da' ? '.' : ':'),
     day: (date) => {
       const [y, m, d] = date.split('-').map(Number);
       const weekday = words.weekdays[new Date(Date.UTC(y ?? 0, (m ?? 1) - 1, d)).getUTCDay()];

@@ -54,11 +54,31 @@ export function hourAt(hours, now) {
   return hours.findIndex((h) => now >= h.start && now < h.start + HOUR);
 }
 
+/** 01:00 UTC on the last Sunday of a month (1–12) of a year: when Europe changes its clocks. */
+function lastSundayAt1(/** @type {number} */ year, /** @type {number} */ month) {
+  const last = new Date(Date.UTC(year, month, 0));
+  return Date.UTC(year, month - 1, last.getUTCDate() - last.getUTCDay(), 1);
+}
+
 /**
- * The wall clock one hour after an hour's start, "HH:MM" (the end of a window). Exact when the
- * clock did not change during the hour; callers that know the next hour read it from there.
+ * Denmark's offset from UTC at an instant, in minutes: +02:00 from 01:00 UTC on the last Sunday
+ * of March to 01:00 UTC on the last Sunday of October, +01:00 otherwise (the EU's rule since
+ * 1996). Written out rather than asked of Intl.DateTimeFormat, whose first use with a time zone
+ * loads its rules on the page's main thread.
  */
-export function clockAfter(/** @type {string} */ timeDk) {
-  const hour = (Number(timeDk.slice(11, 13)) + 1) % 24;
-  return `${String(hour).padStart(2, '0')}${timeDk.slice(13, 16)}`;
+export function danishOffset(/** @type {number} */ instant) {
+  const year = new Date(instant).getUTCFullYear();
+  return instant >= lastSundayAt1(year, 3) && instant < lastSundayAt1(year, 10) ? 120 : 60;
+}
+
+/**
+ * The Danish wall clock of an instant, "HH:MM:SS" with `separator` between the parts.
+ * @param {number} instant
+ * @param {string} [separator]
+ */
+export function danishClock(instant, separator = ':') {
+  const wall = new Date(instant + danishOffset(instant) * 60_000);
+  return [wall.getUTCHours(), wall.getUTCMinutes(), wall.getUTCSeconds()]
+    .map((n) => String(n).padStart(2, '0'))
+    .join(separator);
 }

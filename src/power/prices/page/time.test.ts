@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { hoursOf, quartersOf } from '../../../../test/support/danish-days.js';
-import { HOUR, clockAfter, hourAt, hourTicks, labeller, nextDate } from './time.js';
+import fc from 'fast-check';
+import { HOUR, danishClock, danishOffset, hourAt, hourTicks, labeller, nextDate } from './time.js';
 
 describe('Danish days and hours on the page', () => {
   it('steps to the next calendar day across months, years and a leap day', () => {
@@ -53,8 +54,35 @@ describe('Danish days and hours on the page', () => {
     expect(hourAt(hours, hours[24]!.start + HOUR)).toBe(-1);
   });
 
-  it('reads the clock an hour on, past midnight', () => {
-    expect(clockAfter('2026-03-28T13:00:00+01:00')).toBe('14:00');
-    expect(clockAfter('2026-03-28T23:00:00+01:00')).toBe('00:00');
+  it("tells Denmark's wall clock of an instant, across both clock changes, as Intl does", () => {
+    expect(danishClock(Date.parse('2026-03-28T12:00:00Z'))).toBe('13:00:00');
+    // spring: 01:59:59 winter time is followed by 03:00:00 summer time
+    expect(danishClock(Date.parse('2026-03-29T00:59:59Z'))).toBe('01:59:59');
+    expect(danishClock(Date.parse('2026-03-29T01:00:00Z'))).toBe('03:00:00');
+    // autumn: 02:59:59 summer time is followed by 02:00:00 winter time
+    expect(danishClock(Date.parse('2025-10-26T00:59:59Z'), '.')).toBe('02.59.59');
+    expect(danishClock(Date.parse('2025-10-26T01:00:00Z'), '.')).toBe('02.00.00');
+    expect(danishOffset(Date.parse('2025-10-26T01:00:00Z'))).toBe(60);
+    const intl = new Intl.DateTimeFormat('en-GB', {
+      timeZone: 'Europe/Copenhagen',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+    });
+    fc.assert(
+      fc.property(fc.integer({ min: Date.UTC(1996, 0, 1), max: Date.UTC(2100, 0, 1) }), (t) => {
+        expect(danishClock(t)).toBe(intl.format(t));
+      }),
+      { numRuns: 5000 },
+    );
+    // every change of the clock from 1996 to 2099, to the second on both sides
+    for (let year = 1996; year < 2100; year++)
+      for (const month of [2, 9]) {
+        const lastDay = new Date(Date.UTC(year, month + 1, 0));
+        const change = Date.UTC(year, month, lastDay.getUTCDate() - lastDay.getUTCDay(), 1);
+        for (const t of [change - 1000, change])
+          expect(danishClock(t), new Date(t).toISOString()).toBe(intl.format(t));
+      }
   });
 });
