@@ -69,9 +69,16 @@ export async function runLighthouse(
       child.on('close', resolve);
     });
     const text = await readFile(output, 'utf8').catch(() => null);
-    if (text === null)
-      throw new Error(`lighthouse exited ${code} without a report: ${stderr.join('').slice(-2000)}`);
-    return summarize(JSON.parse(text) as Report, opts.keepReport ? text : undefined);
+    if (text !== null) return summarize(JSON.parse(text) as Report, opts.keepReport ? text : undefined);
+    // a run that leaves no report counts as a failed run, as one with a runtime error does
+    return {
+      performance: null,
+      accessibility: null,
+      metrics: { fcp: NaN, lcp: NaN, tbt: NaN, cls: NaN, si: NaN },
+      benchmarkIndex: NaN,
+      failing: [],
+      runtimeError: `lighthouse exited ${code} without a report: ${stderr.join('').slice(-2000)}`,
+    };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -58,7 +58,7 @@ async function shoot(p: Page, name: string) {
   // cards off screen are not drawn until scrolled to (content-visibility): draw them all for this
   const all = await p.addStyleTag({ content: 'details.hour { content-visibility: visible }' });
   await p.screenshot({ path: `/tmp/power-${name}-full.png`, fullPage: true });
-  await all.evaluate((e) => e.remove());
+  await all.evaluate((e) => (e as Element).remove());
 }
 
 const cards = (section: string) => page.locator(`#${section} details.hour`);
@@ -213,7 +213,7 @@ describe('home page in Chromium', () => {
       const placeholders = await page.evaluate(() => document.documentElement.scrollHeight);
       const all = await page.addStyleTag({ content: 'details.hour { content-visibility: visible }' });
       const drawn = await page.evaluate(() => document.documentElement.scrollHeight);
-      await all.evaluate((e) => e.remove());
+      await all.evaluate((e) => (e as Element).remove());
       expect(Math.abs(placeholders - drawn) / drawn, mode).toBeLessThan(0.02);
     }
   });
