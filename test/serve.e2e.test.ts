@@ -93,7 +93,12 @@ describe('satwatt serve, as a process (compiled, as npm start runs it)', () => {
         await waitForHttp(`${base}/health`);
         const page = await fetch(`${base}/`);
         expect(page.status).toBe(200);
-        expect(await page.text()).toContain('<html');
+        const html = await page.text();
+        expect(html).toContain('<html');
+        // every module the page links is served from dist/page/
+        const modules = [...html.matchAll(/rel="modulepreload" href="([^"]+)"/g)].map((m) => m[1]!);
+        expect(modules.some((m) => m.endsWith('/main.js'))).toBe(true);
+        for (const m of modules) expect((await fetch(base + m)).status, m).toBe(200);
         const docs = await fetch(`${base}/docs/static/swagger-ui.css`);
         expect(docs.status).toBe(200);
         const openapi = (await (await fetch(`${base}/openapi.json`)).json()) as { paths: object };

@@ -75,7 +75,7 @@ v8.setFlagsFromString('--wasm-tiering-budget=20000000');
  * (connect.ts). A failed fsync is PostgreSQL's error to handle, as on any disk.
  */
 class SyncingNodeFS extends NodeFS {
-  /** @param {any} pg @param {any} opts */
+  /** @override @param {any} pg @param {any} opts */
   async init(pg, opts) {
     const result = await super.init(pg, opts);
     const preRun = result.emscriptenOpts.preRun ?? [];
@@ -99,8 +99,9 @@ class SyncingNodeFS extends NodeFS {
   }
 }
 
-const port = parentPort;
-if (!port) throw new Error('pglite-worker.mjs runs as a worker thread');
+if (!parentPort) throw new Error('pglite-worker.mjs runs as a worker thread');
+// a callback below does not keep the narrowing of the imported binding
+const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPort);
 const { dataDir, startParams, initdbParams, fresh, fsync } = workerData;
 
 /** @type {PGlite | null} */
