@@ -59,6 +59,7 @@ beforeAll(async () => {
     services: { btc: (ctx) => [createMarketFeature(ctx, { rates, leadership: ALWAYS_LEADER })] },
     mqtt: { recheckMs: 100, feedsIntervalMs: 100, birthDelayMs: 0 },
   });
+  strike.now = () => app.clock.now();
   eds.tariffs = radiusTariffRecords();
   await refreshCharges(app, eds);
   ha = await Listener.connect(broker.url);

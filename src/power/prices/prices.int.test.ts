@@ -30,6 +30,8 @@ beforeAll(async () => {
   app = await startTestApp({
     env: { PRICE_FEED_URL: fake.url, GRID_COMPANY_GLN: RADIUS_GLN },
     now: '2026-07-03T10:00:00Z',
+    // this file reads many days in a few seconds; the budget has tests of its own
+    budgetLimits: { energidataservice: { calls: 1000, perMs: 10_000, source: 'test' } },
   });
   fake.tariffs = radiusTariffRecords();
   await refreshCharges(app, fake);
