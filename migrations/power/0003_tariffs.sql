@@ -16,7 +16,7 @@ create table power.tariff_periods (
 -- Seed: Radius Elnet A/S (GLN 5790000705689), C-customer tariff DT_C_01, Tarifmodel 3.0
 -- (lavlast 00-06, højlast 06-17 and 21-24, spidslast 17-21). Source: Radius Elnet's published
 -- prices (https://radiuselnet.dk/elnetkunder/tariffer-og-netabonnement/) as read from Energi
--- Data Service's DatahubPricelist, listed in PROVIDERS.md section 5 (DKK/kWh there, øre/kWh
+-- Data Service's DatahubPricelist (docs/providers.md; DKK/kWh there, øre/kWh
 -- here). Earlier periods come from the DatahubPricelist refresh at start, which the service
 -- runs for GRID_COMPANY_GLN.
 insert into power.tariff_periods (grid_company_gln, charge_type_code, valid_from, valid_to, ore_per_kwh, source)

@@ -6,7 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { freshDatabase, TEST_DATABASE_URL, type TestDatabase } from '../../test/support/db.js';
 import { openDatabase } from './connect.js';
 import { parsePostgresUrl } from '../config.js';
-import { loadMigrations, migrate } from './migrate.js';
+import { createHash } from 'node:crypto';
+import { loadMigrations, migrate, REWORDED } from './migrate.js';
 
 let t: TestDatabase;
 afterEach(() => t?.close());
@@ -60,6 +61,33 @@ describe('migrations', () => {
     await expect(migrate(t.database, await loadMigrations(dir))).rejects.toThrow(
       /changed after it was applied/,
     );
+  });
+
+  it('keeps accepting the earlier checksum of a migration whose comments alone were reworded', async () => {
+    const all = await loadMigrations();
+    const withoutComments = (text: string) =>
+      text
+        .split('\n')
+        .map((line) => line.replace(/--.*$/, '').trimEnd())
+        .filter((line) => line !== '')
+        .join('\n');
+    for (const [key, { statements }] of Object.entries(REWORDED)) {
+      const m = all.find((x) => `${x.schema}/${x.name}` === key);
+      expect(m, key).toBeDefined();
+      expect(createHash('sha256').update(withoutComments(m!.sql)).digest('hex'), key).toBe(statements);
+    }
+    t = await freshDatabase({ migrated: false });
+    await migrate(t.database, all);
+    const [key, { earlier }] = Object.entries(REWORDED)[0]!;
+    const [schema, name] = key.split('/');
+    await sql`update public.satwatt_migrations set checksum = ${earlier[0]} where schema_name = ${schema} and name = ${name}`.execute(
+      t.database.db,
+    );
+    expect(await migrate(t.database, all)).toEqual([]);
+    await sql`update public.satwatt_migrations set checksum = 'other' where schema_name = ${schema} and name = ${name}`.execute(
+      t.database.db,
+    );
+    await expect(migrate(t.database, all)).rejects.toThrow(/changed after it was applied/);
   });
 
   it('refuses a database that has a migration this code does not have, touching nothing', async () => {

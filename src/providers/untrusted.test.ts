@@ -14,7 +14,7 @@ import { KrakenOhlcClient } from './kraken-ohlc.js';
 import { JumpGuard, SDAC_EUR_MWH } from './plausible.js';
 import { StrikeClient } from './strike.js';
 
-/** Issue 12 item 6: provider answers are untrusted input. One block per class of check. */
+/** Provider answers are untrusted input. One block per class of check. */
 
 let fake: FakeHttpServer;
 let health: FeedHealth;

@@ -91,7 +91,7 @@ describe.skipIf(!sharedFixturesPresent)('energidataservice conformance (recorded
     const periods = segments(records);
     for (let i = 1; i < periods.length; i++) expect(periods[i]!.validFrom).toBe(periods[i - 1]!.validTo);
     const q1 = periods.find((p) => p.validFrom === '2023-01-01T00:00:00')!;
-    // PROVIDERS.md: 2023-01..03 Price18-20 = 1.05619, 0.432225 otherwise; the 2023 discount is 0.
+    // Radius's published C tariff: 2023-01..03 Price18-20 = 1.05619, 0.432225 otherwise; the 2023 discount is 0.
     expect(q1.prices[17]).toBe('1.05619');
     expect(q1.prices[0]).toBe('0.432225');
     expect(periods.at(-1)).toMatchObject({ validFrom: '2023-04-01T00:00:00', validTo: null });

@@ -3,7 +3,7 @@ import { addDays, danishDaySteps } from '../../src/shared/danish-time.js';
 import { FakeHttpServer, type FakeRequest, type FakeReply } from './http.js';
 
 /**
- * Eloverblik's customer API on 127.0.0.1, answering in its wire format (PROVIDERS.md §6) from
+ * Eloverblik's customer API on 127.0.0.1, answering in its wire format (docs/providers.md) from
  * generated data: a household with an E17 meter and D06 (to grid), D07 (from grid) and D14
  * children, hourly series of 23, 24 or 25 points per Danish day, and the usual charges.
  */

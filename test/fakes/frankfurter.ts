@@ -3,7 +3,7 @@ import { DateTime } from 'luxon';
 import { FakeHttpServer, type FakeReply, type FakeRequest } from './http.js';
 
 /**
- * A fake Frankfurter v1 generated from PROVIDERS.md §4: USD-based rates that differ per day,
+ * A fake Frankfurter v1 in its wire format (docs/providers.md): USD-based rates that differ per day,
  * rounded as Frankfurter rounds them (EUR 5 decimals, DKK 4), a weekend or listed holiday
  * answering the previous business day with that day in `date`, 404 for unknown currencies or
  * days before 1999-01-04, 422 for base == symbol.

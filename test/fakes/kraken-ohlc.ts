@@ -2,7 +2,7 @@ import Big from 'big.js';
 import { FakeHttpServer, type FakeReply, type FakeRequest } from './http.js';
 
 /**
- * A fake Kraken `GET /0/public/OHLC` generated from PROVIDERS.md §3a: rows ascending
+ * A fake Kraken `GET /0/public/OHLC` in its wire format (docs/providers.md): rows ascending
  * `[time, "open", "high", "low", "close", "vwap", "volume", count]`, at most the 720 latest, the
  * final one the still-forming candle (its values change with every `tick()`), `last` the start of
  * the last committed candle, result keyed by the canonical pair name, errors as HTTP 200 with a

@@ -1,7 +1,7 @@
 import type { WebSocket } from 'ws';
 import { FakeWsServer } from './ws.js';
 
-/** Kraken WS v2 frames (PROVIDERS.md §2a), generated. */
+/** Kraken WS v2 frames (docs/providers.md), generated. */
 export const kraken = {
   status: (system = 'online') => ({
     channel: 'status',

@@ -28,7 +28,7 @@ const STREAMS = /\/stream\//;
  */
 const JOBS = /^\/api\/jobs\//;
 
-/** 503s that SPEC.md prescribes while the feeds are off: no price or quote has arrived yet. */
+/** The documented 503s while the feeds are off: no price or quote has arrived yet. */
 const DOCUMENTED_503: [string, RegExp][] = [
   ['GET /api/price/latest', /no spot price has arrived yet/],
   ['GET /api/quote/latest', /no quote has been obtained yet/],

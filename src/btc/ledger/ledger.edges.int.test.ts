@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from '../../../test/support/app.js';
 import { ledgerOnly } from '../../../test/support/services.js';
 import { MAX_SATS } from './events.js';
 
-/** The ledger's guarantees at its edges (issue 11 items 3 and 4), through the HTTP API. */
+/** The ledger's guarantees at its edges (history never negative, money kept exactly), through the HTTP API. */
 let t: TestApp;
 let exchange: number;
 beforeAll(async () => {
@@ -41,7 +41,7 @@ const post = (body: unknown, headers: Record<string, string> = {}) =>
 const balance = async (id: number) =>
   (await t.call('GET', `/api/wallets/${id}`)).json<{ balance: number }>().balance;
 
-describe('issue 11 item 4, history never goes negative', () => {
+describe('history never goes negative', () => {
   it('refuses a transfer dated before the sats arrived, naming the wallet, the first date and the shortfall', async () => {
     const [a, b] = [await newWallet(), await newWallet()];
     expect((await post(buy(a, '2026-03-10', 1000))).statusCode).toBe(201);
@@ -114,7 +114,7 @@ describe('issue 11 item 4, history never goes negative', () => {
   });
 });
 
-describe('issue 11 item 3, money kept exactly', () => {
+describe('money kept exactly', () => {
   const deposit = (amount: unknown) => ({
     type: 'bank_to_exchange',
     occurred_at: '2026-06-01',

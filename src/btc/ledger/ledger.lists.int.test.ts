@@ -6,7 +6,7 @@ import { generateEvents } from '../../../test/support/ledger-events.js';
 import { ledgerOnly } from '../../../test/support/services.js';
 
 /**
- * Issue 12 item 3 (paging) and issue 14 item 3 (CSV) for the ledger's lists: 3,300 generated
+ * Paging and CSV for the ledger's lists: 3,300 generated
  * events, so 1,100 deposits and 1,100 buys, more than one page of every size a list allows.
  */
 let t: TestApp;
@@ -49,7 +49,7 @@ const ordered = (rows: Row[]) =>
       (rows[i - 1]!.occurred_at === r.occurred_at && rows[i - 1]!.id < r.id),
   );
 
-describe('issue 12 item 3, deposits and buys page like events', () => {
+describe('deposits and buys page like events', () => {
   it.each(LISTS)(
     '%s: 100 rows by default, at most 1000, {items, next_cursor}, every row once in order',
     async (list) => {
@@ -87,7 +87,7 @@ describe('issue 12 item 3, deposits and buys page like events', () => {
   );
 });
 
-describe('issue 14 item 3, ?format=csv answers every row as text/csv', () => {
+describe('?format=csv answers every row as text/csv', () => {
   it.each(LISTS)(
     '%s: RFC 4180 with a header of the JSON field names, dot decimals, across pages',
     async (list) => {

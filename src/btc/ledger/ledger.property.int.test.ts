@@ -123,7 +123,7 @@ async function readTables() {
 }
 
 describe('the ledger under random sequences of changes', () => {
-  it('issue 11 item 4, history never goes negative: keeps every running balance ≥ 0 on every date, and balances, read tables and idempotent answers true to the events', async () => {
+  it('history never goes negative: keeps every running balance ≥ 0 on every date, and balances, read tables and idempotent answers true to the events', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(command, { minLength: 1, maxLength: 25 }), async (cmds) => {
         await sql`truncate btc.events, btc.wallet_days, btc.deposits, btc.buys, btc.idempotency_keys`.execute(

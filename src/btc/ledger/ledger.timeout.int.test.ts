@@ -5,7 +5,7 @@ import { startTestApp, type TestApp } from '../../../test/support/app.js';
 import { btcService } from '../index.js';
 
 /**
- * Issue 11 item 7 for the ledger, over real sockets: a POST /api/events that runs past
+ * Request deadlines for the ledger, over real sockets: a POST /api/events that runs past
  * REQUEST_TIMEOUT_MS while the rates provider hangs is answered 503, its provider call is
  * cancelled, and it commits nothing; a retry with the same Idempotency-Key then records the event
  * once, and every later retry answers what was committed.
@@ -47,7 +47,7 @@ const count = async (table: 'btc.events' | 'btc.idempotency_keys') =>
       .rows[0]!.n,
   );
 
-describe('issue 11 item 7, timeouts that hold: a ledger write that timed out', () => {
+describe('timeouts that hold: a ledger write that timed out', () => {
   it('did not commit, and a retry with the same Idempotency-Key records it once and then answers it', async () => {
     const wallet = await call('POST', '/api/wallets', { name: 'timeout exchange', wallet_type: 'exchange' });
     const body = {
