@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { isConnectionLost } from '../db/errors.js';
+import { Refusal, type RefusalKind } from '../shared/refusal.js';
 
 /** RFC 9457 problem details; every error answer of the API has this shape. */
 export const Problem = Type.Object(
@@ -119,8 +120,25 @@ function join(a: string, b: string) {
   return a ? `${a}.${b}` : b;
 }
 
+/** The status of each kind of a service's refusal. */
+export const STATUS_OF: Record<RefusalKind, number> = {
+  invalid: 400,
+  'not-found': 404,
+  conflict: 409,
+  unprocessable: 422,
+  'too-many': 429,
+  unavailable: 503,
+};
+
 export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof HttpProblem) return sendProblem(reply, error.status, error.detail, error.headers);
+  if (error instanceof Refusal)
+    return sendProblem(
+      reply,
+      STATUS_OF[error.kind],
+      error.detail,
+      error.retryAfterS === undefined ? {} : { 'retry-after': String(error.retryAfterS) },
+    );
   const mapped = (
     error as { problem?: () => { status: number; detail: string; headers?: Record<string, string> } }
   ).problem?.();

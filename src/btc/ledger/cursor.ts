@@ -1,5 +1,5 @@
-import { badRequest } from '../../http/problem.js';
-import { DAYS, isDayIn } from '../../http/types.js';
+import { invalid } from '../../shared/refusal.js';
+import { DAYS, isDayIn } from '../../shared/days.js';
 
 /** Where a page of rows ordered by (occurred_at, id) ended: the next page starts after it. */
 export interface Position {
@@ -27,7 +27,7 @@ export function decodeCursor(cursor: string): Position {
   } catch {
     // falls through to the 400
   }
-  throw badRequest('querystring.cursor: not a cursor this list gave out');
+  throw invalid('querystring.cursor: not a cursor this list gave out');
 }
 
 /** One page of `limit` rows from a query asked for `limit + 1`, and the cursor of the next page. */

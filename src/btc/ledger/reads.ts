@@ -1,5 +1,5 @@
 import type { Db } from '../../db/schema.js';
-import { notFound } from '../../http/problem.js';
+import { notFound } from '../../shared/refusal.js';
 import { decodeCursor, page, type Position } from './cursor.js';
 import type { EventType } from './events.js';
 import * as projections from './projections.js';

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/schema.js';
-import { conflict, notFound } from '../../http/problem.js';
+import { conflict, notFound } from '../../shared/refusal.js';
 import * as repo from './repository.js';
 
 type WalletType = 'exchange' | 'wallet';

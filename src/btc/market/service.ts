@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type WebSocket from 'ws';
 import type { AppContext } from '../../context.js';
-import { HttpProblem } from '../../http/problem.js';
+import { invalid, unavailable } from '../../shared/refusal.js';
 import { providerDeps } from '../../providers/budget.js';
 import { StrikeClient } from '../../providers/strike.js';
 import { untilAborted } from '../../shared/abort.js';
@@ -138,21 +138,21 @@ export class MarketService {
 
   async latestPrice(): Promise<PriceMessage> {
     const row = await repo.latestPrice(this.ctx.database.db);
-    if (!row) throw new HttpProblem(503, 'no spot price has arrived yet from the kraken spot feed');
+    if (!row) throw unavailable('no spot price has arrived yet from the kraken spot feed');
     return priceMessage(row);
   }
 
   async latestQuote(): Promise<QuoteMessage> {
     const row = await repo.latestQuote(this.ctx.database.db);
-    if (!row) throw new HttpProblem(503, 'no quote has been obtained yet from the strike quote feed');
+    if (!row) throw unavailable('no quote has been obtained yet from the strike quote feed');
     return quoteMessage(row);
   }
 
   /** The premiums of the quotes of the Danish days from..to (both included), by hour or day. */
   async premium(from: string, to: string, resolution: repo.PremiumResolution): Promise<PremiumList> {
-    if (from > to) throw new HttpProblem(400, `from (${from}) is after to (${to})`);
+    if (from > to) throw invalid(`from (${from}) is after to (${to})`);
     if (addDays(from, MAX_PREMIUM_DAYS - 1) < to)
-      throw new HttpProblem(400, `from..to spans more than ${MAX_PREMIUM_DAYS} days; ask for less`);
+      throw invalid(`from..to spans more than ${MAX_PREMIUM_DAYS} days; ask for less`);
     const rows = await repo.premiumBuckets(
       this.ctx.database.db,
       danishDayBounds(from).start,

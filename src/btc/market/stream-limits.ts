@@ -1,4 +1,4 @@
-import { HttpProblem } from '../../http/problem.js';
+import { Refusal } from '../../shared/refusal.js';
 
 export interface StreamLimits {
   /** Price and quote streams (WebSocket and SSE) open at once, in all. */
@@ -31,19 +31,18 @@ export class StreamLimiter {
   /** Takes a slot for `address`, or throws the refusal; the returned release may be called any number of times. */
   acquire(address: string): () => void {
     const { maxClients, maxPerAddress, retryAfterS } = this.limits;
-    const retry = { 'retry-after': String(retryAfterS) };
     const mine = this.openFrom(address);
     if (mine >= maxPerAddress)
-      throw new HttpProblem(
-        429,
+      throw new Refusal(
+        'too-many',
         `this client address has ${mine} streams open, the most it may (STREAM_MAX_PER_ADDRESS); close one or retry in ${retryAfterS} s`,
-        retry,
+        retryAfterS,
       );
     if (this.total >= maxClients)
-      throw new HttpProblem(
-        503,
+      throw new Refusal(
+        'unavailable',
         `the server has ${this.total} streams open, the most it takes (STREAM_MAX_CLIENTS); retry in ${retryAfterS} s`,
-        retry,
+        retryAfterS,
       );
     this.total++;
     this.byAddress.set(address, mine + 1);

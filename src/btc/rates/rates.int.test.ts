@@ -160,8 +160,8 @@ describe('GET /api/currencies/:date', () => {
 
   it('refuses a future or malformed date in forDate too, asking nobody', async () => {
     const rates = t.rates;
-    await expect(rates.forDate('2026-07-05')).rejects.toMatchObject({ status: 400, detail: /^date: / });
-    await expect(rates.forDate('2026-7-5')).rejects.toMatchObject({ status: 400, detail: /^date: / });
+    await expect(rates.forDate('2026-07-05')).rejects.toMatchObject({ kind: 'invalid', detail: /^date: / });
+    await expect(rates.forDate('2026-7-5')).rejects.toMatchObject({ kind: 'invalid', detail: /^date: / });
     expect(fake.requests).toHaveLength(0);
   });
 

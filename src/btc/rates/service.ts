@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Db } from '../../db/schema.js';
-import { badRequest } from '../../http/problem.js';
-import { DAYS } from '../../http/types.js';
+import { invalid } from '../../shared/refusal.js';
+import { DAYS } from '../../shared/days.js';
 import type { FrankfurterClient } from '../../providers/frankfurter.js';
 import { BudgetExhausted, type OnBusy } from '../../providers/budget.js';
 import { ProviderError } from '../../providers/http.js';
@@ -113,11 +113,11 @@ export class Rates implements RatesService {
   }
 
   private checkDate(date: string): void {
-    if (!isCalendarDate(date)) throw badRequest(`date: "${date}" is not a calendar date YYYY-MM-DD`);
+    if (!isCalendarDate(date)) throw invalid(`date: "${date}" is not a calendar date YYYY-MM-DD`);
     const today = this.today();
-    if (date > today) throw badRequest(`date: ${date} is in the future (today in Denmark is ${today})`);
+    if (date > today) throw invalid(`date: ${date} is in the future (today in Denmark is ${today})`);
     if (date < FIRST_RATES_DATE)
-      throw badRequest(`date: ${date} is before the first ECB reference rates (${FIRST_RATES_DATE})`);
+      throw invalid(`date: ${date} is before the first ECB reference rates (${FIRST_RATES_DATE})`);
   }
 
   /** Seeds the in-memory latest from the latest stored record. */

@@ -1,6 +1,6 @@
 import { Big } from 'big.js';
 import type { AppContext } from '../../context.js';
-import { badRequest, notFound } from '../../http/problem.js';
+import { invalid, notFound } from '../../shared/refusal.js';
 import { ProviderError } from '../../providers/http.js';
 import {
   addDays,
@@ -111,9 +111,9 @@ export class CostService {
     resolution: 'day' | 'hour' = 'day',
     signal?: AbortSignal,
   ): Promise<Costs> {
-    if (to < from) throw badRequest(`querystring.to: ${to} is before from (${from})`);
+    if (to < from) throw invalid(`querystring.to: ${to} is before from (${from})`);
     if (addDays(from, MAX_COST_DAYS - 1) < to)
-      throw badRequest(
+      throw invalid(
         `querystring.to: at most ${MAX_COST_DAYS} days from ${from}, that is ${addDays(from, MAX_COST_DAYS - 1)}`,
       );
     const area = this.ctx.config.priceArea;

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
-import { badRequest } from '../../http/problem.js';
+import { invalid } from '../../shared/refusal.js';
 import type { EloverblikClient, MeteringPoint, TimeSeries } from '../../providers/eloverblik.js';
 import { either } from '../../shared/abort.js';
 import type { Clock } from '../../shared/clock.js';
@@ -62,7 +62,7 @@ export function meteringService(deps: MeteringDeps) {
       if (day >= addDays(today, -1)) return outcome(day, 'no data to fetch');
       const first = firstAvailableDay(today);
       if (day < first)
-        throw badRequest(
+        throw invalid(
           `querystring.date: ${day} is before ${first}; Eloverblik keeps only the last 5 years and the current one`,
         );
       const { start, end } = danishDayBounds(day);

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
-import { badRequest } from '../../http/problem.js';
-import { DAYS, isDayIn } from '../../http/types.js';
+import { invalid } from '../../shared/refusal.js';
+import { DAYS, isDayIn } from '../../shared/days.js';
 import { BudgetExhausted, type OnBusy } from '../../providers/budget.js';
 import type { EnergiDataService } from '../../providers/energidataservice.js';
 import { ProviderError } from '../../providers/http.js';
@@ -181,9 +181,9 @@ export class PriceService {
   private checkDate(date: string | undefined): string {
     if (date === undefined) return this.today();
     if (!isCalendarDate(date))
-      throw badRequest(`querystring.date: "${date}" is not a calendar date (YYYY-MM-DD)`);
+      throw invalid(`querystring.date: "${date}" is not a calendar date (YYYY-MM-DD)`);
     if (!isDayIn(DAYS.prices, date))
-      throw badRequest(`querystring.date: ${date} is not from ${DAYS.prices.min} to ${DAYS.prices.max}`);
+      throw invalid(`querystring.date: ${date} is not from ${DAYS.prices.min} to ${DAYS.prices.max}`);
     return date;
   }
 

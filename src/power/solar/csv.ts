@@ -1,4 +1,4 @@
-import { DAYS, isDayIn } from '../../http/types.js';
+import { DAYS, isDayIn } from '../../shared/days.js';
 import type { SolarTable } from './tables.js';
 
 /** A reading column of the CSV: the decimals it may have and the range it must lie in. */
