@@ -7,7 +7,6 @@ import { sleep } from '../../shared/sleep.js';
 import { premiumOf, SPOT_MAX_AGE_MS } from './premium.js';
 import * as repo from './repository.js';
 import type { QuoteRow } from './repository.js';
-import type { QuoteMessage } from './schemas.js';
 
 export const QUOTE_CHANNEL = 'btc_quote';
 
@@ -17,22 +16,6 @@ export interface QuoteOptions {
   /** How long to leave the broker alone after a 429 that names no Retry-After. */
   rateLimitBackoffMs: number;
 }
-
-export function quoteMessage(row: Omit<QuoteRow, 'id'>): QuoteMessage {
-  return {
-    at: row.at.toISOString(),
-    total_eur: Number(row.total_eur),
-    fee_eur: Number(row.fee_eur),
-    pre_fee_eur: Number(row.pre_fee_eur),
-    quote_sats: row.quote_sats,
-    rates: row.rates,
-    spot_eur: num(row.spot_eur),
-    spread_pct: num(row.spread_pct),
-    all_in_pct: num(row.all_in_pct),
-  };
-}
-
-const num = (v: string | null) => (v === null ? null : Number(v));
 
 /** The quote feed cannot give a quote now: it is off, or the broker asked us to wait `retryAfterS`. */
 export class QuoteUnavailable extends Error {

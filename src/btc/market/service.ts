@@ -10,12 +10,13 @@ import { addDays, danishDayBounds } from '../../shared/danish-time.js';
 import type { Leadership } from '../leadership.js';
 import type { RatesService } from '../rates/service.js';
 import * as repo from './repository.js';
-import { QUOTE_CHANNEL, QuoteFeed, quoteMessage, type QuoteOptions } from './quotes.js';
-import { Relay } from './relay.js';
+import { priceMessage, quoteMessage } from './messages.js';
+import { QUOTE_CHANNEL, QuoteFeed, type QuoteOptions } from './quotes.js';
+import { RowFollower } from './follower.js';
 import type { PremiumList, PriceMessage, QuoteMessage } from './schemas.js';
-import { PRICE_CHANNEL, SpotFeed, priceMessage, type SpotOptions } from './spot.js';
+import { PRICE_CHANNEL, SpotFeed, type SpotOptions } from './spot.js';
 import { StreamLimiter } from './stream-limits.js';
-import { Broadcast, type BroadcastOptions } from './streams.js';
+import { Broadcast, type BroadcastOptions } from './broadcast.js';
 
 export type MarketOptions = SpotOptions &
   QuoteOptions &
@@ -43,11 +44,11 @@ export const DEFAULT_MARKET_OPTIONS: MarketOptions = {
  * and quote streams, which every process serves from the stored rows.
  */
 export class MarketService {
-  readonly priceHub: Broadcast;
-  readonly quoteHub: Broadcast;
+  readonly priceBroadcast: Broadcast;
+  readonly quoteBroadcast: Broadcast;
   readonly streams: StreamLimiter;
-  private readonly priceRelay: Relay<repo.SpotPriceRow, PriceMessage>;
-  private readonly quoteRelay: Relay<repo.QuoteRow, QuoteMessage>;
+  private readonly priceFollower: RowFollower<repo.SpotPriceRow, PriceMessage>;
+  private readonly quoteFollower: RowFollower<repo.QuoteRow, QuoteMessage>;
   private readonly spot: SpotFeed | null;
   private readonly quotes: QuoteFeed;
   private readonly cleanups: (() => void | Promise<void>)[] = [];
@@ -61,17 +62,27 @@ export class MarketService {
     const { db } = ctx.database;
     const logError = (e: unknown) => ctx.log.error({ err: e }, 'market: reading the latest row failed');
     this.streams = new StreamLimiter({ ...ctx.config.streams, retryAfterS: opts.streamRetryAfterS });
-    this.priceHub = new Broadcast(opts, ctx.clock);
-    this.quoteHub = new Broadcast(opts, ctx.clock);
-    this.priceRelay = new Relay(this.priceHub, () => repo.latestPrice(db), priceMessage, logError);
-    this.quoteRelay = new Relay(this.quoteHub, () => repo.latestQuote(db), quoteMessage, logError);
+    this.priceBroadcast = new Broadcast(opts, ctx.clock);
+    this.quoteBroadcast = new Broadcast(opts, ctx.clock);
+    this.priceFollower = new RowFollower(
+      this.priceBroadcast,
+      () => repo.latestPrice(db),
+      priceMessage,
+      logError,
+    );
+    this.quoteFollower = new RowFollower(
+      this.quoteBroadcast,
+      () => repo.latestQuote(db),
+      quoteMessage,
+      logError,
+    );
     this.spot = ctx.config.feeds.spot
       ? new SpotFeed(
           ctx,
           rates,
           opts,
-          (row) => this.priceHub.publish(priceMessage(row)),
-          (id) => this.priceRelay.seen(id),
+          (row) => this.priceBroadcast.publish(priceMessage(row)),
+          (id) => this.priceFollower.seen(id),
         )
       : null;
     ctx.health.feed('spot', ctx.config.feeds.spot);
@@ -92,21 +103,21 @@ export class MarketService {
       ctx.health.feed('quote', false).detail = `off: ${offReason}`;
       if (enabled) ctx.log.info('quote feed is off: STRIKE_API_KEY is not set');
     }
-    this.quotes = new QuoteFeed(ctx, client, offReason, opts, (row) => this.quoteRelay.published(row));
-    const keepAlive = setInterval(() => this.priceHub.keepAlive(), opts.sseKeepAliveMs);
+    this.quotes = new QuoteFeed(ctx, client, offReason, opts, (row) => this.quoteFollower.published(row));
+    const keepAlive = setInterval(() => this.priceBroadcast.keepAlive(), opts.sseKeepAliveMs);
     keepAlive.unref();
     this.cleanups.push(() => clearInterval(keepAlive));
   }
 
   async start(): Promise<void> {
     const { database } = this.ctx;
-    this.cleanups.push(await database.listen(PRICE_CHANNEL, (p) => this.priceRelay.wake(p)));
-    this.cleanups.push(await database.listen(QUOTE_CHANNEL, (p) => this.quoteRelay.wake(p)));
+    this.cleanups.push(await database.listen(PRICE_CHANNEL, (p) => this.priceFollower.wake(p)));
+    this.cleanups.push(await database.listen(QUOTE_CHANNEL, (p) => this.quoteFollower.wake(p)));
     // The stored latest rows first, so that nothing newer is overtaken by them.
-    this.priceRelay.wake();
-    this.quoteRelay.wake();
-    await this.priceRelay.idle();
-    await this.quoteRelay.idle();
+    this.priceFollower.wake();
+    this.quoteFollower.wake();
+    await this.priceFollower.idle();
+    await this.quoteFollower.idle();
     if (this.spot) {
       const spot = this.spot;
       this.cleanups.push(this.rates.onChange(() => spot.ratesChanged()));
@@ -130,10 +141,10 @@ export class MarketService {
     for (const c of this.cleanups.splice(0).reverse()) await c();
     await this.spot?.stop();
     await this.quotes.stopPolling();
-    await this.priceRelay.idle();
-    await this.quoteRelay.idle();
-    this.priceHub.close();
-    this.quoteHub.close();
+    await this.priceFollower.idle();
+    await this.quoteFollower.idle();
+    this.priceBroadcast.close();
+    this.quoteBroadcast.close();
   }
 
   async latestPrice(): Promise<PriceMessage> {
@@ -186,12 +197,12 @@ export class MarketService {
   }
 
   subscribePrice(socket: WebSocket): void {
-    this.priceHub.addSocket(socket);
+    this.priceBroadcast.addSocket(socket);
   }
   subscribeQuote(socket: WebSocket): void {
-    this.quoteHub.addSocket(socket);
+    this.quoteBroadcast.addSocket(socket);
   }
   subscribePriceEvents(res: ServerResponse): void {
-    this.priceHub.addSse(res);
+    this.priceBroadcast.addSse(res);
   }
 }

@@ -5,7 +5,6 @@ import { KrakenTickerClient, type KrakenTick } from '../../providers/kraken-ws.j
 import type { DailyRates, RatesService } from '../rates/service.js';
 import * as repo from './repository.js';
 import type { SpotPriceRow } from './repository.js';
-import type { PriceMessage } from './schemas.js';
 
 export const PRICE_CHANNEL = 'btc_price';
 const SYMBOLS = { usd: 'BTC/USD', eur: 'BTC/EUR' } as const;
@@ -23,24 +22,6 @@ export interface SpotOptions {
 interface Side {
   price: string;
   at: Date;
-}
-
-export function priceMessage(row: Omit<SpotPriceRow, 'id'>): PriceMessage {
-  return {
-    at: row.at.toISOString(),
-    btc_usd: Number(row.btc_usd),
-    btc_eur: Number(row.btc_eur),
-    btc_dkk: row.btc_dkk === null ? null : Number(row.btc_dkk),
-    rates:
-      row.rates === null
-        ? null
-        : {
-            date: row.rates.date,
-            usd_eur: Number(row.rates.usd_eur),
-            usd_dkk: Number(row.rates.usd_dkk),
-            eur_dkk: Number(row.rates.eur_dkk),
-          },
-  };
 }
 
 /** BTC/DKK = BTC/EUR × EUR/DKK, exact; null while no rate is known (never a made-up number). */

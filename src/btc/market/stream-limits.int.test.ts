@@ -139,7 +139,7 @@ describe('stream limits', () => {
     lively.on('ping', () => pings++);
     const closed = new Promise<void>((r) => quiet.once('close', () => r()));
     await closed;
-    expect(market.priceHub.unresponsive).toBeGreaterThanOrEqual(1);
+    expect(market.priceBroadcast.unresponsive).toBeGreaterThanOrEqual(1);
     await waitFor(() => pings >= 3, 5_000, 'three pings answered');
     expect(lively.readyState).toBe(WebSocket.OPEN);
     await waitFor(() => market.streams.openFrom('10.0.0.5') === 0, 5_000, 'the dropped slot back');

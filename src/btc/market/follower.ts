@@ -1,17 +1,17 @@
-import type { Broadcast } from './streams.js';
+import type { Broadcast } from './broadcast.js';
 
 /**
- * Keeps a process's stream in step with the stored rows: the row that this process wrote is
+ * Follows the stored rows into a process's broadcast: the row that this process wrote is
  * published at once; a NOTIFY from any process wakes it to read the latest row (the truth) and
  * publish it when it is newer than what went out last.
  */
-export class Relay<Row extends { id: number }, Message> {
+export class RowFollower<Row extends { id: number }, Message> {
   private lastId = 0;
   private reading: Promise<void> | null = null;
   private again = false;
 
   constructor(
-    private readonly hub: Broadcast,
+    private readonly broadcast: Broadcast,
     private readonly readLatest: () => Promise<Row | undefined>,
     private readonly toMessage: (row: Row) => Message,
     private readonly onError: (e: unknown) => void,
@@ -20,7 +20,7 @@ export class Relay<Row extends { id: number }, Message> {
   published(row: Row): void {
     if (row.id <= this.lastId) return;
     this.lastId = row.id;
-    this.hub.publish(this.toMessage(row));
+    this.broadcast.publish(this.toMessage(row));
   }
 
   /** A row whose message this process already published before storing it. */

@@ -4,7 +4,7 @@ import { connect, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
 import { sseClient, waitFor, wsClient } from '../../../test/fakes/stream-clients.js';
-import { Broadcast } from './streams.js';
+import { Broadcast } from './broadcast.js';
 
 /** A Broadcast behind a real listening socket, as the app serves it. */
 async function serve(hub: Broadcast): Promise<{ url: string; server: Server }> {
