@@ -1,9 +1,10 @@
 import type pg from 'pg';
 import type { Logger } from 'pino';
+import { LOCK_KEYS } from '../db/lock-keys.js';
 import type { Leadership } from './leadership.js';
 
-/** Arbitrary constant: the advisory lock whose holder runs the btc pollers. */
-export const BTC_POLLERS_LOCK_KEY = 4_711_0020;
+/** The advisory lock whose holder runs the btc pollers. */
+export const BTC_POLLERS_LOCK_KEY = LOCK_KEYS.btcPollers;
 
 /**
  * Leadership by a PostgreSQL session advisory lock on a dedicated connection: the holder leads

@@ -4,10 +4,11 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Database, ScriptSession } from './connect.js';
+import { LOCK_KEYS } from './lock-keys.js';
 
 export const MIGRATIONS_DIR = path.join(packageRoot(), 'migrations');
-/** Arbitrary constant key of the advisory lock that serializes migrations across processes. */
-const MIGRATION_LOCK_KEY = 4_711_0001;
+/** The advisory lock that serializes migrations across processes. */
+const MIGRATION_LOCK_KEY = LOCK_KEYS.migrations;
 
 export interface Migration {
   schema: string;

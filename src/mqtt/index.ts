@@ -2,6 +2,7 @@ import { createLeadership } from '../btc/leadership.js';
 import { MarketService } from '../btc/market/service.js';
 import { PortfolioService } from '../btc/portfolio/service.js';
 import type { AppContext, Feature } from '../context.js';
+import { LOCK_KEYS } from '../db/lock-keys.js';
 import { CostService } from '../power/costs/service.js';
 import { PriceService } from '../power/prices/service.js';
 import { SATWATT_VERSION } from '../shared/version.js';
@@ -11,7 +12,7 @@ import { DEFAULT_MQTT_OPTIONS, MqttService, type MqttOptions } from './service.j
 export { DEFAULT_MQTT_OPTIONS, type MqttOptions } from './service.js';
 
 /** The advisory lock whose holder publishes to the broker, when several processes share a database. */
-export const MQTT_PUBLISHER_LOCK_KEY = 4_711_0030;
+export const MQTT_PUBLISHER_LOCK_KEY = LOCK_KEYS.mqttPublisher;
 
 /** The service a feature of this process holds under `key`, if any does. */
 function held<T>(features: Feature[], key: string, type: abstract new (...args: never[]) => T): T | null {

@@ -1,5 +1,6 @@
 import { createLeadership } from '../btc/leadership.js';
 import type { AppContext, Feature } from '../context.js';
+import { LOCK_KEYS } from '../db/lock-keys.js';
 import { createBillFeature } from './bill/index.js';
 import { createCostsFeature } from './costs/index.js';
 import { createHouseholdCharges, createHouseholdFeature } from './household/index.js';
@@ -7,8 +8,8 @@ import { createEloverblikClient, createMeteringFeature } from './metering/index.
 import { createPriceService, createPricesFeature } from './prices/index.js';
 import { createSolarFeature } from './solar/index.js';
 
-/** Arbitrary constant: the advisory lock whose holder runs the daily metering sync. */
-const METERING_SYNC_LOCK_KEY = 4_711_0030;
+/** The advisory lock whose holder runs the daily metering sync. */
+const METERING_SYNC_LOCK_KEY = LOCK_KEYS.meteringSync;
 
 /** The power service: prices and the home page, metering, solar, the household's charges, what electricity costs. */
 export function powerService(ctx: AppContext): Feature[] {
