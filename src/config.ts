@@ -12,10 +12,10 @@ import {
   type PgConnection,
 } from './config-values.js';
 
-import { DEFAULTS } from './config-defaults.js';
+import { DEFAULTS } from './config-variables.js';
 import { gridCompany } from './power/household/grid-companies.js';
 
-export { DEFAULTS } from './config-defaults.js';
+export { DEFAULTS } from './config-variables.js';
 export {
   isLoopback,
   parseJdbcUrl,
