@@ -236,10 +236,9 @@ export function createLedgerService(ctx: AppContext, rates: RatesService) {
    * statement (see lockReadTablesForWrite), so none is lost or counted twice.
    */
   async function rebuild(table: projections.ReadTable): Promise<number> {
-    for (const date of await repo.datesMissingRates(db)) {
-      const found = await rates.forDate(date, ctx.shutdown);
-      await repo.saveRates(db, { ...found, date });
-    }
+    const missing = await repo.datesMissingRates(db);
+    if (missing.length > 0)
+      for (const found of await rates.forDates(missing, ctx.shutdown)) await repo.saveRates(db, found);
     return db.transaction().execute(async (trx) => {
       await projections.lockForRebuild(trx, table);
       await projections.deleteAllRows(trx, table);
