@@ -89,7 +89,7 @@ export function createImportService(deps: ImportDeps) {
     try {
       return await db.transaction().execute(async (trx) => {
         await repo.lockImports(trx);
-        for (const r of fetched) await ledgerRepo.saveRates(trx, r);
+        await ledgerRepo.saveRates(trx, fetched);
         const answer = await apply(trx, read, options, today, hooks);
         if (options.dry_run) throw new RolledBack(answer);
         // A caller out of time gets nothing committed, so its retry finds nothing half done.

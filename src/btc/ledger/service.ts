@@ -88,7 +88,7 @@ export function createLedgerService(ctx: AppContext, rates: RatesService) {
         date,
         signal ? AbortSignal.any([ctx.shutdown, signal]) : ctx.shutdown,
       );
-      await repo.saveRates(db, { ...found, date });
+      await repo.saveRates(db, [{ ...found, date }]);
     }
     ratesStored.add(date);
   }
@@ -237,8 +237,7 @@ export function createLedgerService(ctx: AppContext, rates: RatesService) {
    */
   async function rebuild(table: projections.ReadTable): Promise<number> {
     const missing = await repo.datesMissingRates(db);
-    if (missing.length > 0)
-      for (const found of await rates.forDates(missing, ctx.shutdown)) await repo.saveRates(db, found);
+    if (missing.length > 0) await repo.saveRates(db, await rates.forDates(missing, ctx.shutdown));
     return db.transaction().execute(async (trx) => {
       await projections.lockForRebuild(trx, table);
       await projections.deleteAllRows(trx, table);
