@@ -149,6 +149,14 @@ describe('the time series of Frankfurter v1 through the adapter', () => {
       /rates is empty/,
     ],
     [
+      'a key that is not a date',
+      {
+        ...series({ '2026-06-10': { DKK: 6.4, EUR: 0.86 } }),
+        rates: { '2026-06-10': { DKK: 6.4, EUR: 0.86 }, 'June 10': {} },
+      },
+      /rates key "June 10" is not YYYY-MM-DD/,
+    ],
+    [
       'an end_date that is not its last day',
       { ...series({ '2026-06-10': { DKK: 6.4, EUR: 0.86 } }), end_date: '2026-06-11' },
       /are not its first and last days/,

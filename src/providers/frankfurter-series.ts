@@ -21,8 +21,8 @@ export interface V1Series {
 export const MAX_SERIES_DAYS = 366;
 
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
-const isDate = (v: unknown): v is string =>
-  typeof v === 'string' && DATE_RE.test(v) && !Number.isNaN(Date.parse(v));
+const isDateText = (v: string) => DATE_RE.test(v) && !Number.isNaN(Date.parse(v));
+const isDate = (v: unknown): v is string => typeof v === 'string' && isDateText(v);
 
 /** Validates the wire shape; JSON numbers become their shortest decimal text, which is what was sent. */
 export function parseV1Series(body: unknown): V1Series {
@@ -38,7 +38,7 @@ export function parseV1Series(body: unknown): V1Series {
   if (entries.length === 0) throw new Error('rates is empty');
   const rates = new Map<string, Record<string, string>>();
   for (const [day, values] of entries) {
-    if (!isDate(day)) throw new Error(`rates key "${day}" is not YYYY-MM-DD`);
+    if (!isDateText(day)) throw new Error(`rates key "${day}" is not YYYY-MM-DD`);
     if (!values || typeof values !== 'object' || Array.isArray(values))
       throw new Error(`rates of ${day} is not an object`);
     const of: Record<string, string> = {};
