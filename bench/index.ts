@@ -3,6 +3,7 @@ import { healthBench } from './health.bench.js';
 import { ledgerBench } from './ledger.bench.js';
 import { ledgerPgliteBench } from './ledger-pglite.bench.js';
 import { ledgerImportBench } from './ledger-import.bench.js';
+import { importRatesBench } from './import-rates.bench.js';
 import { portfolioBench } from './portfolio.bench.js';
 import { streamFanoutBench } from './stream-fanout.bench.js';
 import { mqttFanoutBench } from './mqtt-fanout.bench.js';
@@ -18,6 +19,7 @@ export const benchmarks: Benchmark[] = [
   ledgerBench,
   ledgerPgliteBench,
   ledgerImportBench,
+  importRatesBench,
   portfolioBench,
   streamFanoutBench,
   mqttFanoutBench,

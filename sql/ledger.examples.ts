@@ -55,7 +55,12 @@ const repositoryExamples: QueryExamples<typeof repository> = {
   ],
   hasRates: [['2026-07-01']],
   saveRates: [
-    [{ date: '2026-07-04', rates_date: '2026-07-03', usd_eur: '0.85', usd_dkk: '6.34', eur_dkk: '7.46' }],
+    [
+      [
+        { date: '2026-07-04', rates_date: '2026-07-03', usd_eur: '0.85', usd_dkk: '6.34', eur_dkk: '7.46' },
+        { date: '2026-07-05', rates_date: '2026-07-03', usd_eur: '0.85', usd_dkk: '6.34', eur_dkk: '7.46' },
+      ],
+    ],
   ],
   datesMissingRates: [[]],
 };

@@ -356,7 +356,8 @@ insert into
     "eur_dkk"
   )
 values
-  ($1, $2, $3, $4, $5)
+  ($1, $2, $3, $4, $5),
+  ($6, $7, $8, $9, $10)
 on conflict ("date") do nothing;
 
 -- src/btc/ledger/repository.ts updateWallet

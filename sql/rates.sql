@@ -12,6 +12,18 @@ from
 where
   "date" = $1;
 
+-- src/btc/rates/repository.ts findByDates
+select
+  to_char(date, 'YYYY-MM-DD') as "date",
+  to_char(rates_date, 'YYYY-MM-DD') as "rates_date",
+  "usd_eur",
+  "usd_dkk",
+  "eur_dkk"
+from
+  "btc"."currency_rates"
+where
+  date = any ($1::date[]);
+
 -- src/btc/rates/repository.ts findLatest
 select
   to_char(date, 'YYYY-MM-DD') as "date",
@@ -62,3 +74,25 @@ from
   "btc"."currency_rates"
 where
   "date" = $1;
+
+-- src/btc/rates/repository.ts upsertMany
+insert into
+  "btc"."currency_rates" (
+    "date",
+    "rates_date",
+    "usd_eur",
+    "usd_dkk",
+    "eur_dkk"
+  )
+values
+  ($1, $2, $3, $4, $5),
+  ($6, $7, $8, $9, $10)
+on conflict ("date") do update
+set
+  "rates_date" = "excluded"."rates_date",
+  "usd_eur" = "excluded"."usd_eur",
+  "usd_dkk" = "excluded"."usd_dkk",
+  "eur_dkk" = "excluded"."eur_dkk",
+  "fetched_at" = "excluded"."fetched_at"
+where
+  "excluded"."rates_date" > "btc"."currency_rates"."rates_date";

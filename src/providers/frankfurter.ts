@@ -2,6 +2,7 @@ import Big from 'big.js';
 import type { FeedHealth } from '../http/health.js';
 import { addDays } from '../shared/danish-time.js';
 import type { OnBusy } from './budget.js';
+import { MAX_SERIES_DAYS, daysFrom, parseV1Series, publicationOfEachDay } from './frankfurter-series.js';
 import { HttpProvider, ProviderError, type ProviderDeps } from './http.js';
 import { JumpGuard, USD_DKK, USD_EUR } from './plausible.js';
 
@@ -39,7 +40,10 @@ export interface FrankfurterOptions extends ProviderDeps {
   initialDelayMs?: number;
 }
 
-/** Frankfurter v1 (ECB reference rates): `GET /v1/{date|latest}?base=USD&symbols=EUR,DKK`. */
+/**
+ * Frankfurter v1 (ECB reference rates): `GET /v1/{date|latest}?base=USD&symbols=EUR,DKK`, and
+ * the time series `GET /v1/{start}..{end}` with the same query.
+ */
 export class FrankfurterClient {
   private readonly http: HttpProvider;
   /** USD/EUR and USD/DKK may not move by more than 2× from the last accepted answer unless a second answer agrees. */
@@ -95,17 +99,79 @@ export class FrankfurterClient {
           `answer for ${day} is dated ${v1.date}, outside ${addDays(day, -LOOKBACK_DAYS)}..${day}`,
         );
       }
-      const held = [
-        this.guard.check('USD/EUR', usdEur, USD_EUR),
-        this.guard.check('USD/DKK', usdDkk, USD_DKK),
-      ];
-      const why = held.filter((h) => h !== null).join('; ');
+      const why = this.implausible(usdEur, usdDkk);
       if (why) {
         this.opts.health?.reject(why);
         throw malformed(`implausible rates for ${day}: ${why}`);
       }
       return { rates_date: v1.date, usd_eur: usdEur, usd_dkk: usdDkk, eur_dkk: crossRate(usdEur, usdDkk) };
     });
+  }
+
+  /**
+   * The rates of every day of `start..end` (at most MAX_SERIES_DAYS) in one time-series call,
+   * each day's as `usdRates(day)` answers it: its own publication, or the latest before it within
+   * 14 days. The answer is refused whole when any of it fails a check.
+   */
+  async usdRatesSeries(start: string, end: string, o: CallOptions = {}): Promise<Map<string, UsdRates>> {
+    const span = daysFrom(start, end).length;
+    if (span === 0 || span > MAX_SERIES_DAYS)
+      throw new RangeError(`a series of ${start}..${end} is not 1 to ${MAX_SERIES_DAYS} days`);
+    return this.recorded(async () => {
+      const range = `${start}..${end}`;
+      const body = await this.http.get<unknown>(`/v1/${range}`, {
+        query: { base: 'USD', symbols: 'EUR,DKK' },
+        signal: o.signal,
+        retries: o.retries,
+        onBusy: o.onBusy,
+      });
+      let series;
+      try {
+        series = parseV1Series(body);
+      } catch (e) {
+        throw malformed(`malformed answer for ${range}: ${(e as Error).message}`);
+      }
+      const earliest = addDays(start, -LOOKBACK_DAYS);
+      if (series.start_date < earliest || series.end_date > end) {
+        this.opts.health?.reject(`rates dated ${series.start_date}..${series.end_date} for ${range}`);
+        throw malformed(
+          `answer for ${range} holds rates dated ${series.start_date}..${series.end_date}, outside ${earliest}..${end}`,
+        );
+      }
+      const byPublication = new Map<string, UsdRates>();
+      for (const [day, rates] of series.rates) {
+        const usdEur = rates.EUR;
+        const usdDkk = rates.DKK;
+        if (series.base !== 'USD' || usdEur === undefined || usdDkk === undefined)
+          throw malformed(
+            `answer for ${range} lacks USD-based EUR and DKK on ${day} (base ${series.base}, rates ${Object.keys(rates).join(',')})`,
+          );
+        const why = this.implausible(usdEur, usdDkk);
+        if (why) {
+          this.opts.health?.reject(why);
+          throw malformed(`implausible rates of ${day} for ${range}: ${why}`);
+        }
+        byPublication.set(day, {
+          rates_date: day,
+          usd_eur: usdEur,
+          usd_dkk: usdDkk,
+          eur_dkk: crossRate(usdEur, usdDkk),
+        });
+      }
+      let each;
+      try {
+        each = publicationOfEachDay([...byPublication.keys()], start, end, LOOKBACK_DAYS);
+      } catch (e) {
+        throw malformed(`answer for ${range}: ${(e as Error).message}`);
+      }
+      return new Map([...each].map(([day, pub]) => [day, byPublication.get(pub)!]));
+    });
+  }
+
+  /** Why the rates are refused or held back (JumpGuard), or null. */
+  private implausible(usdEur: string, usdDkk: string): string | null {
+    const held = [this.guard.check('USD/EUR', usdEur, USD_EUR), this.guard.check('USD/DKK', usdDkk, USD_DKK)];
+    return held.filter((h) => h !== null).join('; ') || null;
   }
 
   /** The last rates known good (the latest stored), which the next answers are compared with. */

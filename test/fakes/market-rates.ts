@@ -13,6 +13,9 @@ export class MemoryRates implements RatesService {
     if (!this.current) throw new Error('no rates');
     return { ...this.current, date };
   }
+  async forDates(dates: readonly string[]): Promise<DailyRates[]> {
+    return Promise.all([...new Set(dates)].sort().map((d) => this.forDate(d)));
+  }
   onChange(listener: (rates: DailyRates) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);

@@ -15,12 +15,14 @@ export function ratesFor(date: string): DailyRates {
 
 /** A test-only stand-in for the rates service; counts the dates asked. */
 export function fakeRates(asked: string[] = []): RatesService {
+  const forDate = async (date: string) => {
+    asked.push(date);
+    return ratesFor(date);
+  };
   return {
     latest: () => null,
-    forDate: async (date) => {
-      asked.push(date);
-      return ratesFor(date);
-    },
+    forDate,
+    forDates: (dates) => Promise.all([...new Set(dates)].sort().map(forDate)),
     onChange: () => () => {},
   };
 }
@@ -29,6 +31,9 @@ export function fakeRates(asked: string[] = []): RatesService {
 export const downRates: RatesService = {
   latest: () => null,
   forDate: async () => {
+    throw new ProviderError('frankfurter', 'connection refused', { transient: true });
+  },
+  forDates: async () => {
     throw new ProviderError('frankfurter', 'connection refused', { transient: true });
   },
   onChange: () => () => {},

@@ -17,7 +17,7 @@ export interface ImportLedgerOptions {
 
 /** Files from this size on show a progress bar; smaller ones are done before it would draw. */
 const LARGE = 256 * 1024;
-/** What the bar says the import is doing: a long history's first import waits longest for its days' rates. */
+/** What the bar says the import is doing. */
 const PHASES = { read: 'reading', rates: "fetching the days' currency rates", write: 'writing' } as const;
 /** Skipped lines listed at most; the count says how many there were. */
 const LISTED = 20;

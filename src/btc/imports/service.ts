@@ -89,7 +89,7 @@ export function createImportService(deps: ImportDeps) {
     try {
       return await db.transaction().execute(async (trx) => {
         await repo.lockImports(trx);
-        for (const r of fetched) await ledgerRepo.saveRates(trx, r);
+        await ledgerRepo.saveRates(trx, fetched);
         const answer = await apply(trx, read, options, today, hooks);
         if (options.dry_run) throw new RolledBack(answer);
         // A caller out of time gets nothing committed, so its retry finds nothing half done.
@@ -172,19 +172,18 @@ export function createImportService(deps: ImportDeps) {
 
   /**
    * Rates of days the ledger has not stored yet, fetched before any transaction opens: the
-   * provider may be slow, and its call budget spaces the calls (a day a second), which a long
-   * history's first import waits for. What was fetched stays stored by the rates service.
+   * provider may be slow. The rates service asks for them in a few time-series calls (a year
+   * each), not a call a day, which the provider's call budget would space out. What was fetched
+   * stays stored by the rates service.
    */
   async function fetchRates(days: string[], signal: AbortSignal, hooks: ImportHooks): Promise<DailyRates[]> {
     const stored = await repo.storedRates(db, days);
     const missing = days.filter((d) => !stored.has(d));
-    const out: DailyRates[] = [];
-    for (const day of missing) {
-      hooks.onProgress?.('rates', out.length, missing.length);
-      out.push({ ...(await deps.rates.forDate(day, signal)), date: day });
-    }
-    if (missing.length > 0) hooks.onProgress?.('rates', missing.length, missing.length);
-    return out;
+    if (missing.length === 0) return [];
+    hooks.onProgress?.('rates', 0, missing.length);
+    const fetched = await deps.rates.forDates(missing, signal);
+    hooks.onProgress?.('rates', missing.length, missing.length);
+    return fetched;
   }
 
   return { importLedger };

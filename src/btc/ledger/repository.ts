@@ -199,16 +199,20 @@ export async function hasRates(db: Db, date: string): Promise<boolean> {
   return r !== undefined;
 }
 
-export async function saveRates(db: Db, r: DailyRates): Promise<void> {
+/** Stores days' rates in one statement; a day already stored keeps its rates. */
+export async function saveRates(db: Db, rates: readonly DailyRates[]): Promise<void> {
+  if (rates.length === 0) return;
   await db
     .insertInto('btc.ledger_rates')
-    .values({
-      date: r.date,
-      rates_date: r.rates_date,
-      usd_eur: r.usd_eur,
-      usd_dkk: r.usd_dkk,
-      eur_dkk: r.eur_dkk,
-    })
+    .values(
+      rates.map((r) => ({
+        date: r.date,
+        rates_date: r.rates_date,
+        usd_eur: r.usd_eur,
+        usd_dkk: r.usd_dkk,
+        eur_dkk: r.eur_dkk,
+      })),
+    )
     .onConflict((oc) => oc.column('date').doNothing())
     .execute();
 }

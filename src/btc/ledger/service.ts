@@ -88,7 +88,7 @@ export function createLedgerService(ctx: AppContext, rates: RatesService) {
         date,
         signal ? AbortSignal.any([ctx.shutdown, signal]) : ctx.shutdown,
       );
-      await repo.saveRates(db, { ...found, date });
+      await repo.saveRates(db, [{ ...found, date }]);
     }
     ratesStored.add(date);
   }
@@ -236,10 +236,8 @@ export function createLedgerService(ctx: AppContext, rates: RatesService) {
    * statement (see lockReadTablesForWrite), so none is lost or counted twice.
    */
   async function rebuild(table: projections.ReadTable): Promise<number> {
-    for (const date of await repo.datesMissingRates(db)) {
-      const found = await rates.forDate(date, ctx.shutdown);
-      await repo.saveRates(db, { ...found, date });
-    }
+    const missing = await repo.datesMissingRates(db);
+    if (missing.length > 0) await repo.saveRates(db, await rates.forDates(missing, ctx.shutdown));
     return db.transaction().execute(async (trx) => {
       await projections.lockForRebuild(trx, table);
       await projections.deleteAllRows(trx, table);

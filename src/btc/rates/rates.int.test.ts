@@ -4,6 +4,8 @@ import type { FakeHttpServer } from '../../../test/fakes/http.js';
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
 import { freshDatabase, type TestDatabase } from '../../../test/support/db.js';
 import { crossRate } from '../../providers/frankfurter.js';
+import { daysFrom } from '../../providers/frankfurter-series.js';
+import { ProviderError } from '../../providers/http.js';
 import { btcOnly } from '../../../test/support/services.js';
 import { ALWAYS_LEADER, type Leadership } from '../leadership.js';
 import { createRatesFeature, createRatesService, type RatesFeature } from './index.js';
@@ -291,5 +293,109 @@ describe('start and refresh', () => {
     } finally {
       await t.close();
     }
+  });
+});
+
+describe('forDates', () => {
+  let t: RatesApp;
+  beforeAll(async () => {
+    t = await app('2026-07-03T10:00:00Z');
+  });
+  afterAll(() => t.close());
+  beforeEach(clear);
+
+  const stored = async () =>
+    (await db.database.db.selectFrom('btc.currency_rates').select('date').execute()).length;
+
+  it('fetches a range with weekends in one series call and stores each day with its publication day', async () => {
+    const days = daysFrom('2026-06-05', '2026-06-15');
+    const got = await t.rates.forDates([...days].reverse());
+    expect(got.map((r) => r.date)).toEqual(days);
+    expect(got.find((r) => r.date === '2026-06-07')).toEqual(generated('2026-06-07', '2026-06-05'));
+    expect(got.find((r) => r.date === '2026-06-15')).toEqual(generated('2026-06-15'));
+    expect(fake.requests.map((r) => r.path)).toEqual(['/v1/2026-06-05..2026-06-15']);
+    for (const r of got) expect(await repo.findByDate(db.database.db, r.date)).toEqual(r);
+    // A second ask reads them all from the database.
+    expect(await t.rates.forDates(days)).toEqual(got);
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it('answers stored days from the database and fetches only the span of the missing ones', async () => {
+    await repo.upsert(db.database.db, record('2026-05-04', '2026-05-04', '0.87777', '6.5555'));
+    await repo.upsert(db.database.db, record('2026-06-20', '2026-06-19', '0.87777', '6.5555'));
+    const got = await t.rates.forDates([
+      '2026-05-04',
+      '2026-06-01',
+      '2026-06-20',
+      '2026-06-10',
+      '2026-06-01',
+    ]);
+    expect(got.map((r) => r.date)).toEqual(['2026-05-04', '2026-06-01', '2026-06-10', '2026-06-20']);
+    expect(got[0]).toEqual(record('2026-05-04', '2026-05-04', '0.87777', '6.5555'));
+    expect(got[3]).toEqual(record('2026-06-20', '2026-06-19', '0.87777', '6.5555'));
+    expect(got[2]).toEqual(generated('2026-06-10'));
+    expect(fake.requests.map((r) => r.path)).toEqual(['/v1/2026-06-01..2026-06-10']);
+    // Only the asked days are stored, not every day of the span.
+    expect(await stored()).toBe(4);
+  });
+
+  it('splits missing days more than a year apart into series calls of at most a year', async () => {
+    const asked = ['2024-01-02', '2024-06-30', '2025-01-01', '2025-01-02', '2026-07-03'];
+    const got = await t.rates.forDates(asked);
+    expect(got.map((r) => r.rates_date)).toEqual([
+      '2024-01-02',
+      '2024-06-28',
+      '2025-01-01',
+      '2025-01-02',
+      '2026-07-03',
+    ]);
+    // 2024 is a leap year: 2024-01-02..2025-01-01 is 366 days, the most one call asks for.
+    expect(fake.requests.map((r) => r.path)).toEqual([
+      '/v1/2024-01-02..2025-01-01',
+      '/v1/2025-01-02..2025-01-02',
+      '/v1/2026-07-03..2026-07-03',
+    ]);
+  });
+
+  it('stores nothing when the provider fails on a later call, and throws its error', async () => {
+    // The first year's call answers (a delay of nothing lets it through); the next one fails, retries too.
+    fake.failNext({ kind: 'delay', ms: 0 }).failNext({ kind: 'status', status: 500 }, 3);
+    const e = await t.rates.forDates(['2024-03-01', '2025-06-02']).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(ProviderError);
+    expect((e as ProviderError).message).toMatch(/frankfurter/);
+    expect(fake.requests.map((r) => r.path)).toEqual([
+      '/v1/2024-03-01..2024-03-01',
+      ...Array.from({ length: 3 }, () => '/v1/2025-06-02..2025-06-02'),
+    ]);
+    expect(await stored()).toBe(0);
+  });
+
+  it('refuses an answer with days outside the range asked, storing nothing', async () => {
+    const g = generatedRates('2026-06-12');
+    const day = { DKK: Number(g.DKK), EUR: Number(g.EUR) };
+    fake.failNext({
+      kind: 'status',
+      status: 200,
+      json: {
+        amount: 1,
+        base: 'USD',
+        start_date: '2026-06-10',
+        end_date: '2026-06-15',
+        rates: { '2026-06-10': day, '2026-06-15': day },
+      },
+    });
+    await expect(t.rates.forDates(['2026-06-10', '2026-06-12'])).rejects.toThrow(
+      /holds rates dated 2026-06-10\.\.2026-06-15, outside 2026-05-27\.\.2026-06-12/,
+    );
+    expect(await stored()).toBe(0);
+  });
+
+  it('refuses a future or malformed day with 400 naming it, asking nobody', async () => {
+    await expect(t.rates.forDates(['2026-06-01', '2026-07-04'])).rejects.toMatchObject({
+      status: 400,
+      detail: /^date: 2026-07-04 is in the future/,
+    });
+    await expect(t.rates.forDates(['2026-6-1'])).rejects.toMatchObject({ status: 400, detail: /^date: / });
+    expect(fake.requests).toHaveLength(0);
   });
 });

@@ -15,6 +15,17 @@ export async function findByDate(db: Db, date: string): Promise<DailyRates | und
   return db.selectFrom('btc.currency_rates').select(COLUMNS).where('date', '=', date).executeTakeFirst();
 }
 
+/** The stored records of these days (any order, repeats allowed), by day. */
+export async function findByDates(db: Db, dates: readonly string[]): Promise<Map<string, DailyRates>> {
+  if (dates.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('btc.currency_rates')
+    .select(COLUMNS)
+    .where(sql<boolean>`date = any(${dates}::date[])`)
+    .execute();
+  return new Map(rows.map((r) => [r.date, r]));
+}
+
 /** The record of the latest requested day. */
 export async function findLatest(db: Db): Promise<DailyRates | undefined> {
   return db
@@ -31,9 +42,19 @@ export async function findLatest(db: Db): Promise<DailyRates | undefined> {
  * Returns the record now stored.
  */
 export async function upsert(db: Db, record: DailyRates): Promise<DailyRates> {
-  const stored = await db
+  const stored = await upsertAll(db, [record]).returning(COLUMNS).executeTakeFirst();
+  return stored ?? (await findByDate(db, record.date))!;
+}
+
+/** Stores many days' records in one statement, so all or none, by upsert's rule. */
+export async function upsertMany(db: Db, records: readonly DailyRates[]): Promise<void> {
+  if (records.length > 0) await upsertAll(db, records).execute();
+}
+
+function upsertAll(db: Db, records: readonly DailyRates[]) {
+  return db
     .insertInto('btc.currency_rates')
-    .values(record)
+    .values([...records])
     .onConflict((oc) =>
       oc
         .column('date')
@@ -45,8 +66,5 @@ export async function upsert(db: Db, record: DailyRates): Promise<DailyRates> {
           fetched_at: eb.ref('excluded.fetched_at'),
         }))
         .whereRef('excluded.rates_date', '>', 'btc.currency_rates.rates_date'),
-    )
-    .returning(COLUMNS)
-    .executeTakeFirst();
-  return stored ?? (await findByDate(db, record.date))!;
+    );
 }

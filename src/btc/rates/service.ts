@@ -3,11 +3,12 @@ import type { Db } from '../../db/schema.js';
 import { invalid } from '../../shared/refusal.js';
 import { DAYS } from '../../shared/days.js';
 import type { FrankfurterClient } from '../../providers/frankfurter.js';
+import { MAX_SERIES_DAYS } from '../../providers/frankfurter-series.js';
 import { BudgetExhausted, type OnBusy } from '../../providers/budget.js';
 import { ProviderError } from '../../providers/http.js';
 import { untilAborted } from '../../shared/abort.js';
 import type { Clock } from '../../shared/clock.js';
-import { danishDate, isCalendarDate } from '../../shared/danish-time.js';
+import { addDays, danishDate, isCalendarDate } from '../../shared/danish-time.js';
 import * as repo from './repository.js';
 
 /** One day's ECB reference rates, USD-based, with the EUR/DKK cross; decimal strings, exact. */
@@ -34,6 +35,12 @@ export interface RatesService {
    * a transaction, never inside one: it may wait on the network.
    */
   forDate(date: string, signal?: AbortSignal, onBusy?: OnBusy): Promise<DailyRates>;
+  /**
+   * The stored rates of many dates (each once, in date order), the missing ones fetched in as
+   * few time-series calls as MAX_SERIES_DAYS allows and stored all together, or none stored and
+   * the ProviderError thrown. Before any transaction, as forDate.
+   */
+  forDates(dates: readonly string[], signal?: AbortSignal, onBusy?: OnBusy): Promise<DailyRates[]>;
   /** Called whenever latest() changes; returns the unsubscribe function. */
   onChange(listener: (rates: DailyRates) => void): () => void;
 }
@@ -88,6 +95,30 @@ export class Rates implements RatesService {
       if (!(e instanceof BudgetExhausted) || onBusy === 'refuse') throw e;
       return untilAborted(this.shared(date, 'wait'), signal);
     }
+  }
+
+  /** Also refuses (400, naming the date) a day forDate refuses, before anything is read. */
+  async forDates(
+    dates: readonly string[],
+    signal?: AbortSignal,
+    onBusy: OnBusy = 'wait',
+  ): Promise<DailyRates[]> {
+    const days = [...new Set(dates)].sort();
+    for (const d of days) this.checkDate(d);
+    const stored = await repo.findByDates(this.deps.db, days);
+    const missing = days.filter((d) => !stored.has(d));
+    if (missing.length > 0) {
+      const call = signal ? AbortSignal.any([this.deps.shutdown, signal]) : this.deps.shutdown;
+      const fetched: DailyRates[] = [];
+      for (const [start, end] of seriesCovering(missing)) {
+        const series = await this.deps.client.usdRatesSeries(start, end, { signal: call, onBusy });
+        for (const d of missing) if (d >= start && d <= end) fetched.push({ date: d, ...series.get(d)! });
+      }
+      await repo.upsertMany(this.deps.db, fetched);
+      for (const [d, r] of await repo.findByDates(this.deps.db, missing)) stored.set(d, r);
+      this.offer(stored.get(missing.at(-1)!)!);
+    }
+    return days.map((d) => stored.get(d)!);
   }
 
   private shared(date: string, onBusy: OnBusy): Promise<DailyRates> {
@@ -175,4 +206,18 @@ export class Rates implements RatesService {
       }
     }
   }
+}
+
+/**
+ * The fewest spans of at most MAX_SERIES_DAYS that cover the sorted days: each starts at the
+ * first day not yet covered. Days between that are stored cost nothing extra in a series call.
+ */
+export function seriesCovering(sortedDays: readonly string[]): [string, string][] {
+  const spans: [string, string][] = [];
+  for (const d of sortedDays) {
+    const last = spans.at(-1);
+    if (last && d <= addDays(last[0], MAX_SERIES_DAYS - 1)) last[1] = d;
+    else spans.push([d, d]);
+  }
+  return spans;
 }
