@@ -390,12 +390,15 @@ describe('forDates', () => {
     expect(await stored()).toBe(0);
   });
 
-  it('refuses a future or malformed day with 400 naming it, asking nobody', async () => {
+  it('refuses a future or malformed day as invalid, naming it, asking nobody', async () => {
     await expect(t.rates.forDates(['2026-06-01', '2026-07-04'])).rejects.toMatchObject({
-      status: 400,
+      kind: 'invalid',
       detail: /^date: 2026-07-04 is in the future/,
     });
-    await expect(t.rates.forDates(['2026-6-1'])).rejects.toMatchObject({ status: 400, detail: /^date: / });
+    await expect(t.rates.forDates(['2026-6-1'])).rejects.toMatchObject({
+      kind: 'invalid',
+      detail: /^date: /,
+    });
     expect(fake.requests).toHaveLength(0);
   });
 });
