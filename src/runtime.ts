@@ -9,7 +9,9 @@ import { HealthRegistry } from './http/health.js';
 import type { MqttOptions } from './mqtt/index.js';
 import { powerService } from './power/index.js';
 import { createProviderBudgets, type BudgetLimit, type ProviderName } from './providers/budget.js';
+import { untilAborted } from './shared/abort.js';
 import { systemClock, type Clock } from './shared/clock.js';
+import { within } from './shared/deadline.js';
 
 export function createLogger(level: string): Logger {
   return pino({
@@ -33,14 +35,16 @@ export interface ContextOptions {
   budgetLimits?: Partial<Record<ProviderName, BudgetLimit>>;
   /** A database already being started from the config (owned, and closed on close(), like one started here). */
   opening?: Promise<Database>;
+  /** A stop asked for while starting: the start gives up (no further migration, no feature started). */
+  signal?: AbortSignal;
 }
 
 export interface OpenContext {
   ctx: AppContext;
   /** Aborts ctx.shutdown: sleeps end, provider calls are cancelled. */
   abort: () => void;
-  /** Aborts, then closes the database this opened; safe to call twice. */
-  close: () => Promise<void>;
+  /** Aborts, then closes the database this opened (see Database.close for `withinMs`); safe to call twice. */
+  close: (opts?: { withinMs?: number }) => Promise<void>;
 }
 
 /** Opens the database and applies migrations: everything a command needs, and no HTTP server. */
@@ -67,13 +71,14 @@ async function beginContext(
     (await (opts.opening ??
       startDatabase({ server: config.database, dataDir: config.dataDir, fsync: config.dataFsync })));
   const files = loadMigrations();
-  const migrated = Promise.all([files, database.ready])
-    .then(([all]) => migrate(database, all))
+  const migrated = Promise.all([files, untilAborted(database.ready, opts.signal)])
+    .then(([all]) => migrate(database, all, opts.signal))
     .then((applied) => {
       if (applied.length > 0) log.info({ applied }, 'migrations applied');
     });
   migrated.catch(() => {}); // awaited by the caller
   const controller = new AbortController();
+  opts.signal?.addEventListener('abort', () => controller.abort(), { once: true });
   const clock = opts.clock ?? systemClock;
   const health = new HealthRegistry(clock);
   const ctx: AppContext = {
@@ -91,9 +96,9 @@ async function beginContext(
     ctx,
     migrated,
     abort: () => controller.abort(),
-    close: () => {
+    close: (closeOpts) => {
       controller.abort();
-      closing ??= opts.database ? Promise.resolve() : database.close();
+      closing ??= opts.database ? Promise.resolve() : database.close(closeOpts);
       return closing;
     },
   };
@@ -128,9 +133,16 @@ export interface Runtime extends BuiltApp {
   ctx: AppContext;
   /** Starts the background feeds (the HTTP server is started by the caller). */
   startFeeds(): Promise<void>;
-  /** Stops feeds, closes sockets and the database; safe to call twice. */
+  /** Stops feeds, closes sockets and the database, each phase bounded (STOP_PHASES_MS); safe to call twice. */
   stop(): Promise<void>;
 }
+
+/**
+ * How long each phase of a stop may wait: together well inside the 5 s a stop is given
+ * (docs/operations.md, "Stopping"). Every wait hears ctx.shutdown, so a phase normally ends in
+ * milliseconds; the bounds are for what cannot hear it (a statement in progress, a stuck socket).
+ */
+export const STOP_PHASES_MS = { features: 1_000, http: 1_000, database: 1_500 } as const;
 
 /** The context, the configured services' features and the app that serves them. */
 export async function createRuntime(config: Config, opts: RuntimeOptions = {}): Promise<Runtime> {
@@ -146,7 +158,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
   }
   await migrated.catch(async (e: unknown) => {
     await built.app.close();
-    await close();
+    await close({ withinMs: opts.signal?.aborted ? STOP_PHASES_MS.database : Infinity });
     throw e;
   });
   let stopping: Promise<void> | null = null;
@@ -166,15 +178,31 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     stop: () => {
       stopping ??= (async () => {
         abort();
-        // a feature still starting finishes (its waits end on the abort) before anything is closed
-        await starting?.catch(() => {});
-        for (const f of [...built.features].reverse()) {
-          await Promise.resolve(f.stop?.()).catch((e: unknown) =>
-            ctx.log.error({ err: e, feature: f.name }, 'stop failed'),
-          );
+        const bounded = async (phase: string, work: Promise<unknown>, ms: number) => {
+          const late = (await within(work, ms)) === 'late';
+          if (late) ctx.log.warn({ phase, ms }, `stop: ${phase} did not end within ${ms} ms; going on`);
+          return late;
+        };
+        await bounded(
+          'features',
+          (async () => {
+            // a feature still starting finishes (its waits end on the abort) before anything is closed
+            await starting?.catch(() => {});
+            for (const f of [...built.features].reverse()) {
+              await Promise.resolve(f.stop?.()).catch((e: unknown) =>
+                ctx.log.error({ err: e, feature: f.name }, 'stop failed'),
+              );
+            }
+          })(),
+          STOP_PHASES_MS.features,
+        );
+        // new requests are answered 503 while those in flight finish; past the bound their sockets close
+        const closing = built.app.close();
+        if (await bounded('http', closing, STOP_PHASES_MS.http)) {
+          built.app.server.closeAllConnections();
+          await within(closing, 100);
         }
-        await built.app.close();
-        await close();
+        await close({ withinMs: STOP_PHASES_MS.database });
       })();
       return stopping;
     },
