@@ -11,6 +11,8 @@ export const DEFAULTS = {
   DATA_FSYNC: 'true',
   API_TOKEN: '',
   LOG_LEVEL: 'info',
+  /** Empty: pretty when stdout is a terminal, JSON otherwise. */
+  LOG_FORMAT: '',
   PROVIDER_TIMEOUT_MS: '10000',
   PROVIDER_MAX_BYTES: '16777216',
   BODY_LIMIT_BYTES: '1048576',

@@ -62,7 +62,7 @@ async function main(argv: string[]): Promise<number> {
   let opened: Awaited<ReturnType<typeof createContext>>;
   try {
     opened = await createContext(config, {
-      log: createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel),
+      log: await createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, config.logFormat),
     });
   } catch (e) {
     // the running service holds the embedded database: it does the work instead

@@ -5,7 +5,7 @@ import type { Config } from './config.js';
 import type { AppContext, Services } from './context.js';
 import { startDatabase, type Database } from './db/connect.js';
 import { loadMigrations, migrate } from './db/migrate.js';
-import { HealthRegistry } from './http/health.js';
+import { HealthRegistry, logFeedChanges } from './http/health.js';
 import type { MqttOptions } from './mqtt/index.js';
 import { powerService } from './power/index.js';
 import { createProviderBudgets, type BudgetLimit, type ProviderName } from './providers/budget.js';
@@ -13,14 +13,35 @@ import { untilAborted } from './shared/abort.js';
 import { systemClock, type Clock } from './shared/clock.js';
 import { within } from './shared/deadline.js';
 
-export function createLogger(level: string): Logger {
-  return pino({
+/**
+ * The process's logger: one JSON object a line, or lines for people (LOG_FORMAT=pretty, the
+ * default on a terminal) through pino-pretty in this thread, loaded only then. `destination`
+ * receives the lines instead of stdout (tests).
+ */
+export async function createLogger(
+  level: string,
+  format: Config['logFormat'] = 'json',
+  destination?: NodeJS.WritableStream,
+): Promise<Logger> {
+  const options = {
     level,
     redact: {
       paths: ['req.headers.authorization', '*.token', '*.apiToken', '*.password', 'config.strikeApiKey'],
       censor: '[redacted]',
     },
-  });
+  };
+  if (format === 'json') return destination ? pino(options, destination) : pino(options);
+  const { default: pretty } = await import('pino-pretty');
+  return pino(
+    options,
+    pretty({
+      destination: destination ?? 1,
+      colorize: !destination && process.stdout.isTTY === true,
+      translateTime: 'SYS:yyyy-mm-dd HH:MM:ss.l',
+      ignore: 'pid,hostname',
+      sync: true,
+    }),
+  );
 }
 
 /** The services a process can run; tests and benchmarks pass their own compositions. */
@@ -65,7 +86,7 @@ async function beginContext(
   config: Config,
   opts: ContextOptions,
 ): Promise<OpenContext & { migrated: Promise<void> }> {
-  const log = opts.log ?? createLogger(config.logLevel);
+  const log = opts.log ?? (await createLogger(config.logLevel, config.logFormat));
   const database =
     opts.database ??
     (await (opts.opening ??
@@ -80,7 +101,7 @@ async function beginContext(
   const controller = new AbortController();
   opts.signal?.addEventListener('abort', () => controller.abort(), { once: true });
   const clock = opts.clock ?? systemClock;
-  const health = new HealthRegistry(clock);
+  const health = new HealthRegistry(clock, logFeedChanges(log, controller.signal));
   const ctx: AppContext = {
     config,
     database,
