@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { pgliteStartParams } from '../src/db/connect.js';
+import { startAllFakes } from '../test/fakes/all.js';
 import { ensureBuilt, FEEDS_OFF, freePort, ROOT, runSatwatt, waitForHttp } from '../test/support/process.js';
 
 /**
@@ -13,18 +14,31 @@ import { ensureBuilt, FEEDS_OFF, freePort, ROOT, runSatwatt, waitForHttp } from 
  * folder again, and its resident memory (VmRSS) once ready; beside it, in the same run, a bare
  * PGlite in its own process opening the same existing folder (defaults, and with satwatt's
  * start parameters) and answering `select 1`, and one making a new folder (initdb) with PGlite's
- * defaults, the baseline of a fresh start. Three runs each unless --runs says otherwise.
+ * defaults, the baseline of a fresh start. The service on the existing folder runs twice: every
+ * feed off, and every feed on against the fake providers (test/fakes/), whose memory is also read
+ * once the feeds' first rounds are done (SETTLE_MS after ready: the candle backfill, the day's
+ * prices, the rates, the metering sync, the spot socket). Three runs each unless --runs says otherwise.
  */
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' } } });
 const RUNS = Number(values.runs);
-const TARGETS = { existingMs: 1000, existingVsBare: 1.5, existingMb: 250, freshMs: 3500, freshMb: 450 };
+const TARGETS = {
+  existingMs: 1000,
+  existingVsBare: 1.5,
+  existingMb: 250,
+  feedsOnMb: 250,
+  freshMs: 3500,
+  freshMb: 450,
+};
 const QUIET = { ...FEEDS_OFF, LOG_LEVEL: 'warn' };
+const SETTLE_MS = 10_000;
 
 interface Run {
   ms: number;
   rssMb: number;
   /** CPU time (user + system) until ready: on a shared machine, less at the mercy of its load. */
   cpuMs: number;
+  /** Resident memory SETTLE_MS after ready (feeds on only). */
+  settledMb?: number;
 }
 
 function rssMb(pid: number): number {
@@ -38,18 +52,24 @@ function cpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
-async function service(dataDir: string): Promise<Run> {
+async function service(dataDir: string, feeds = false): Promise<Run> {
   const port = await freePort();
+  const fakes = feeds ? await startAllFakes({ now: new Date(), feeds: true }) : null;
+  const env = { ...QUIET, ...fakes?.env, PORT: String(port), DATA_DIR: dataDir };
   const started = performance.now();
-  const proc = runSatwatt(['serve'], { ...QUIET, PORT: String(port), DATA_DIR: dataDir }, { compiled: true });
+  const proc = runSatwatt(['serve'], env, { compiled: true });
   try {
     // asked every 5 ms: the bare open below is timed to the millisecond by its own output
     await waitForHttp(`http://127.0.0.1:${port}/health`, 120_000, 5);
     const ms = performance.now() - started;
-    return { ms, rssMb: rssMb(proc.child.pid!), cpuMs: cpuMs(proc.child.pid!) };
+    const run: Run = { ms, rssMb: rssMb(proc.child.pid!), cpuMs: cpuMs(proc.child.pid!) };
+    if (!feeds) return run;
+    await new Promise((r) => setTimeout(r, SETTLE_MS));
+    return { ...run, settledMb: rssMb(proc.child.pid!) };
   } finally {
     proc.child.kill('SIGTERM');
     await proc.exited;
+    await fakes?.close();
   }
 }
 
@@ -101,6 +121,7 @@ async function main() {
   await ensureBuilt();
   const fresh: Run[] = [];
   const existing: Run[] = [];
+  const feedsOn: Run[] = [];
   const bareDefaults: Run[] = [];
   const bareTuned: Run[] = [];
   const bareNew: Run[] = [];
@@ -108,6 +129,7 @@ async function main() {
     const dir = await mkdtemp(path.join(tmpdir(), 'satwatt-start-'));
     fresh.push(await service(dir));
     existing.push(await service(dir));
+    feedsOn.push(await service(dir, true));
     bareDefaults.push(await bare(path.join(dir, 'pg'), null));
     bareTuned.push(await bare(path.join(dir, 'pg'), pgliteStartParams(true)));
     bareNew.push(await bare(path.join(dir, 'bare-new'), null));
@@ -115,6 +137,16 @@ async function main() {
   }
   line('service, fresh data folder', fresh);
   line('service, existing data folder', existing);
+  line('service, existing folder, feeds on', feedsOn);
+  const settled = feedsOn.map((r) => r.settledMb!);
+  console.log(
+    `${'  the same, 10 s after ready'.padEnd(36)} rss ${median(settled).toFixed(0).padStart(3)} MB (${settled.map((x) => x.toFixed(0)).join(', ')})`,
+  );
+  const bareRss = median(bareDefaults.map((r) => r.rssMb));
+  console.log(
+    `rss / bare PGlite (defaults): feeds off ${(median(existing.map((r) => r.rssMb)) / bareRss).toFixed(2)}×, ` +
+      `feeds on ${(median(feedsOn.map((r) => r.rssMb)) / bareRss).toFixed(2)}× at ready, ${(median(settled) / bareRss).toFixed(2)}× settled`,
+  );
   line('bare PGlite, same folder, defaults', bareDefaults);
   line("bare PGlite, same folder, satwatt's", bareTuned);
   line('bare PGlite, new folder, defaults', bareNew);
@@ -134,6 +166,7 @@ async function main() {
     [`existing ready ≤ ${TARGETS.existingMs} ms`, median(existing.map((r) => r.ms)) <= TARGETS.existingMs],
     [`existing ready ≤ ${TARGETS.existingVsBare}× bare`, ratio <= TARGETS.existingVsBare],
     [`existing rss ≤ ${TARGETS.existingMb} MB`, median(existing.map((r) => r.rssMb)) <= TARGETS.existingMb],
+    [`feeds on rss ≤ ${TARGETS.feedsOnMb} MB (settled)`, median(settled) <= TARGETS.feedsOnMb],
     [`fresh ready ≤ ${TARGETS.freshMs} ms`, median(fresh.map((r) => r.ms)) <= TARGETS.freshMs],
     [`fresh rss ≤ ${TARGETS.freshMb} MB`, median(fresh.map((r) => r.rssMb)) <= TARGETS.freshMb],
   ];

@@ -181,7 +181,7 @@ export class KrakenTickerClient {
       if (socket !== this.socket) return;
       this.socket = null;
       // a connection the provider ended is an outage too, though no error came with it
-      if (this.running)
+      if (this.running && this.o.health.downSince === null)
         this.o.health.failure(new Error(`the connection closed (${code})`), this.o.clock.now());
       this.o.health.connected = false;
       this.scheduleReconnect();
