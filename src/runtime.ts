@@ -219,7 +219,11 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
         );
         // new requests are answered 503 while those in flight finish; past the bound their sockets close
         const closing = built.app.close();
-        if (await bounded('http', closing, STOP_PHASES_MS.http)) {
+        // a connection whose request ends during the close is kept alive for the client otherwise
+        const idle = setInterval(() => built.app.server.closeIdleConnections(), 25);
+        const late = await bounded('http', closing, STOP_PHASES_MS.http);
+        clearInterval(idle);
+        if (late) {
           built.app.server.closeAllConnections();
           await within(closing, 100);
         }

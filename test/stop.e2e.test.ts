@@ -24,6 +24,14 @@ async function expectQuickStop(state: string, r: Running, signal: NodeJS.Signals
   times.push([state, Math.round(ms)]);
   expect(code, r.proc.output().slice(-4000)).toBe(0);
   expect(ms, r.proc.output().slice(-4000)).toBeLessThan(STOP_LIMIT_MS);
+  if (process.env.SHOW_STOP)
+    console.log(
+      r.proc
+        .output()
+        .split('\n')
+        .filter((l) => /stop|shutting|request|responseTime/.test(l))
+        .join('\n'),
+    );
   return r.proc.output();
 }
 
