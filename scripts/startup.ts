@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { pgliteStartParams } from '../src/db/connect.js';
+import { startAllFakes } from '../test/fakes/all.js';
 import { ensureBuilt, FEEDS_OFF, freePort, ROOT, runSatwatt, waitForHttp } from '../test/support/process.js';
 
 /**
@@ -13,18 +14,31 @@ import { ensureBuilt, FEEDS_OFF, freePort, ROOT, runSatwatt, waitForHttp } from 
  * folder again, and its resident memory (VmRSS) once ready; beside it, in the same run, a bare
  * PGlite in its own process opening the same existing folder (defaults, and with satwatt's
  * start parameters) and answering `select 1`, and one making a new folder (initdb) with PGlite's
- * defaults, the baseline of a fresh start. Three runs each unless --runs says otherwise.
+ * defaults, the baseline of a fresh start. The service on the existing folder runs twice: every
+ * feed off, and every feed on against the fake providers (test/fakes/), whose memory is also read
+ * once the feeds' first rounds are done (SETTLE_MS after ready: the candle backfill, the day's
+ * prices, the rates, the metering sync, the spot socket). Three runs each unless --runs says otherwise.
  */
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' } } });
 const RUNS = Number(values.runs);
-const TARGETS = { existingMs: 1000, existingVsBare: 1.5, existingMb: 250, freshMs: 3500, freshMb: 450 };
+const TARGETS = {
+  existingMs: 1000,
+  existingVsBare: 1.5,
+  existingMb: 250,
+  feedsOnMb: 250,
+  freshMs: 3500,
+  freshMb: 450,
+};
 const QUIET = { ...FEEDS_OFF, LOG_LEVEL: 'warn' };
+const SETTLE_MS = 10_000;
 
 interface Run {
   ms: number;
   rssMb: number;
   /** CPU time (user + system) until ready: on a shared machine, less at the mercy of its load. */
   cpuMs: number;
+  /** Resident memory SETTLE_MS after ready (feeds on only). */
+  settledMb?: number;
 }
 
 function rssMb(pid: number): number {
@@ -38,18 +52,27 @@ function cpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
-async function service(dataDir: string): Promise<Run> {
+/** What deploy/satwatt.service gives node besides the defaults (its memory settings). */
+const UNIT = { env: { MALLOC_ARENA_MAX: '2' }, nodeArgs: ['--max-semi-space-size=1'] };
+
+async function service(dataDir: string, feeds = false, unit = false): Promise<Run> {
   const port = await freePort();
+  const fakes = feeds ? await startAllFakes({ now: new Date(), feeds: true }) : null;
+  const env = { ...QUIET, ...fakes?.env, ...(unit ? UNIT.env : {}), PORT: String(port), DATA_DIR: dataDir };
   const started = performance.now();
-  const proc = runSatwatt(['serve'], { ...QUIET, PORT: String(port), DATA_DIR: dataDir }, { compiled: true });
+  const proc = runSatwatt(['serve'], env, { compiled: true, nodeArgs: unit ? UNIT.nodeArgs : [] });
   try {
     // asked every 5 ms: the bare open below is timed to the millisecond by its own output
     await waitForHttp(`http://127.0.0.1:${port}/health`, 120_000, 5);
     const ms = performance.now() - started;
-    return { ms, rssMb: rssMb(proc.child.pid!), cpuMs: cpuMs(proc.child.pid!) };
+    const run: Run = { ms, rssMb: rssMb(proc.child.pid!), cpuMs: cpuMs(proc.child.pid!) };
+    if (!feeds) return run;
+    await new Promise((r) => setTimeout(r, SETTLE_MS));
+    return { ...run, settledMb: rssMb(proc.child.pid!) };
   } finally {
     proc.child.kill('SIGTERM');
     await proc.exited;
+    await fakes?.close();
   }
 }
 
@@ -101,6 +124,8 @@ async function main() {
   await ensureBuilt();
   const fresh: Run[] = [];
   const existing: Run[] = [];
+  const feedsOn: Run[] = [];
+  const feedsOnUnit: Run[] = [];
   const bareDefaults: Run[] = [];
   const bareTuned: Run[] = [];
   const bareNew: Run[] = [];
@@ -108,6 +133,12 @@ async function main() {
     const dir = await mkdtemp(path.join(tmpdir(), 'satwatt-start-'));
     fresh.push(await service(dir));
     existing.push(await service(dir));
+    // each on a copy of the folder as it was, so both do the same first rounds (the candle backfill)
+    const copy = `${dir}-unit`;
+    await cp(dir, copy, { recursive: true });
+    feedsOn.push(await service(dir, true));
+    feedsOnUnit.push(await service(copy, true, true));
+    await rm(copy, { recursive: true, force: true });
     bareDefaults.push(await bare(path.join(dir, 'pg'), null));
     bareTuned.push(await bare(path.join(dir, 'pg'), pgliteStartParams(true)));
     bareNew.push(await bare(path.join(dir, 'bare-new'), null));
@@ -115,6 +146,19 @@ async function main() {
   }
   line('service, fresh data folder', fresh);
   line('service, existing data folder', existing);
+  line('service, existing folder, feeds on', feedsOn);
+  line('  the same, as the service unit runs it', feedsOnUnit);
+  const settled = feedsOn.map((r) => r.settledMb!);
+  const settledUnit = feedsOnUnit.map((r) => r.settledMb!);
+  const each = (xs: number[]) =>
+    `${median(xs).toFixed(0).padStart(3)} MB (${xs.map((x) => x.toFixed(0)).join(', ')})`;
+  console.log(`${'feeds on, 10 s after ready'.padEnd(36)} rss ${each(settled)}`);
+  console.log(`${'  the same, as the service unit runs it'.padEnd(36)} rss ${each(settledUnit)}`);
+  const bareRss = median(bareDefaults.map((r) => r.rssMb));
+  console.log(
+    `rss / bare PGlite (defaults): feeds off ${(median(existing.map((r) => r.rssMb)) / bareRss).toFixed(2)}×, ` +
+      `feeds on ${(median(settled) / bareRss).toFixed(2)}× settled, ${(median(settledUnit) / bareRss).toFixed(2)}× as the unit runs it`,
+  );
   line('bare PGlite, same folder, defaults', bareDefaults);
   line("bare PGlite, same folder, satwatt's", bareTuned);
   line('bare PGlite, new folder, defaults', bareNew);
@@ -134,6 +178,11 @@ async function main() {
     [`existing ready ≤ ${TARGETS.existingMs} ms`, median(existing.map((r) => r.ms)) <= TARGETS.existingMs],
     [`existing ready ≤ ${TARGETS.existingVsBare}× bare`, ratio <= TARGETS.existingVsBare],
     [`existing rss ≤ ${TARGETS.existingMb} MB`, median(existing.map((r) => r.rssMb)) <= TARGETS.existingMb],
+    [`feeds on rss ≤ ${TARGETS.feedsOnMb} MB (settled)`, median(settled) <= TARGETS.feedsOnMb],
+    [
+      `feeds on rss ≤ ${TARGETS.feedsOnMb} MB (settled, as the unit runs it)`,
+      median(settledUnit) <= TARGETS.feedsOnMb,
+    ],
     [`fresh ready ≤ ${TARGETS.freshMs} ms`, median(fresh.map((r) => r.ms)) <= TARGETS.freshMs],
     [`fresh rss ≤ ${TARGETS.freshMb} MB`, median(fresh.map((r) => r.rssMb)) <= TARGETS.freshMb],
   ];

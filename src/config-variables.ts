@@ -68,6 +68,12 @@ export const VARIABLES = {
     default: 'info',
     meaning: 'pino level',
   },
+  LOG_FORMAT: {
+    group: 'Access, logs and limits',
+    default: '',
+    meaning:
+      "`pretty`: one readable line per event (pino-pretty); `json`: one JSON object a line, for journald and log shippers; empty: pretty on a terminal, else JSON (see [operations](docs/operations.md#logs))",
+  },
   PROVIDER_TIMEOUT_MS: {
     group: 'Access, logs and limits',
     default: '10000',

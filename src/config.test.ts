@@ -49,6 +49,17 @@ describe('config', () => {
     ]);
   });
 
+  it('writes logs for people on a terminal and JSON elsewhere, unless LOG_FORMAT says which', () => {
+    const on = (tty: boolean, env: Record<string, string> = {}) =>
+      loadConfig(env, '/nonexistent-dir', tty).logFormat;
+    expect([on(true), on(false)]).toEqual(['pretty', 'json']);
+    expect([on(true, { LOG_FORMAT: 'json' }), on(false, { LOG_FORMAT: 'pretty' })]).toEqual([
+      'json',
+      'pretty',
+    ]);
+    expect(problemsOf({ LOG_FORMAT: 'text' })).toEqual(['LOG_FORMAT: expected pretty or json, got "text"']);
+  });
+
   it('refuses a non-loopback HOST without API_TOKEN, and a short token', () => {
     expect(problemsOf({ HOST: '0.0.0.0' })).toEqual([
       expect.stringMatching(/^API_TOKEN: required when HOST/),

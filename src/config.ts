@@ -40,6 +40,8 @@ export interface Config {
   dataFsync: boolean;
   apiToken: string | null;
   logLevel: string;
+  /** Lines for people (pino-pretty) or one JSON object a line (journald, log shippers). */
+  logFormat: 'pretty' | 'json';
   providerTimeoutMs: number;
   /** Largest provider answer body; a larger one fails the call as a provider failure. */
   providerMaxBytes: number;
@@ -134,7 +136,12 @@ type VarName = keyof typeof DEFAULTS;
  * The only reader of the environment. Variables set in the process win over `.env` in `cwd`.
  * Collects every problem before failing, so a user fixes them all in one go.
  */
-export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config {
+export function loadConfig(
+  env: Env = process.env,
+  cwd = process.cwd(),
+  /** Whether stdout is a terminal: LOG_FORMAT's default. */
+  stdoutIsTty = process.stdout.isTTY === true,
+): Config {
   const dotenvPath = path.join(cwd, '.env');
   const fromFile = existsSync(dotenvPath) ? parseDotenv(readFileSync(dotenvPath)) : {};
   const problems: string[] = [];
@@ -335,6 +342,9 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
   const logLevel = raw('LOG_LEVEL');
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel))
     fail('LOG_LEVEL', `expected one of fatal, error, warn, info, debug, trace, silent, got "${logLevel}"`, 0);
+  const logFormat = raw('LOG_FORMAT') || (stdoutIsTty ? 'pretty' : 'json');
+  if (logFormat !== 'pretty' && logFormat !== 'json')
+    fail('LOG_FORMAT', `expected pretty or json, got "${logFormat}"`, 0);
 
   const config: Config = {
     port: int('PORT', 0, 65535),
@@ -346,6 +356,7 @@ export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config 
     dataFsync: bool('DATA_FSYNC'),
     apiToken,
     logLevel,
+    logFormat: logFormat === 'pretty' ? 'pretty' : 'json',
     providerTimeoutMs: int('PROVIDER_TIMEOUT_MS', 100, 300_000),
     providerMaxBytes: int('PROVIDER_MAX_BYTES', 1024, 1024 * 1024 * 1024),
     limits: {

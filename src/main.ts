@@ -62,7 +62,7 @@ async function main(argv: string[]): Promise<number> {
   let opened: Awaited<ReturnType<typeof createContext>>;
   try {
     opened = await createContext(config, {
-      log: createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel),
+      log: await createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, config.logFormat),
     });
   } catch (e) {
     // the running service holds the embedded database: it does the work instead
@@ -78,21 +78,30 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+/** A stop ends within this, whatever the service is doing; the runtime's phases end well before it. */
+const STOP_LIMIT_MS = 4_500;
+
 async function serve(config: Config): Promise<number> {
-  // Signals are taken from the first moment: one that comes while the service is still starting
-  // stops it once it has started (the database is then closed cleanly), never halfway.
-  let signalled: string | null = null;
+  // Signals are taken from the first moment. One that comes while the service is still starting
+  // ends the start where it is (no further migration, no feed started) and closes the database.
+  const stopping = new AbortController();
   let stopNow: (() => void) | null = null;
   const onSignal = (signal: string) => {
-    if (signalled) {
+    if (stopping.signal.aborted) {
       console.error(`second ${signal}: exiting now`);
       process.exit(1);
     }
-    signalled = signal;
+    stopping.abort(signal);
+    // past the bound something did not hear the stop: say so and end anyway
+    setTimeout(() => {
+      console.error(`${signal}: not stopped within ${STOP_LIMIT_MS} ms; exiting`);
+      process.exit(1);
+    }, STOP_LIMIT_MS).unref();
     stopNow?.();
   };
   process.on('SIGTERM', () => onSignal('SIGTERM'));
   process.on('SIGINT', () => onSignal('SIGINT'));
+  const signalled = () => (stopping.signal.aborted ? String(stopping.signal.reason) : null);
 
   const opening = startDatabase({
     server: config.database,
@@ -105,12 +114,23 @@ async function serve(config: Config): Promise<number> {
     await opening.then((d) => d.close()).catch(() => {});
     throw e;
   });
-  const runtime = await createRuntime(config, { opening });
+  let runtime: Awaited<ReturnType<typeof createRuntime>>;
+  try {
+    runtime = await createRuntime(config, { opening, signal: stopping.signal });
+  } catch (e) {
+    // a start given up for a signal has closed what it opened: that is a clean stop
+    if (signalled()) return 0;
+    throw e;
+  }
   const { app, ctx } = runtime;
   stopNow = () => {
-    ctx.log.info(`${signalled}: shutting down`);
+    ctx.log.info(`${signalled()}: shutting down`);
+    const started = performance.now();
     runtime.stop().then(
-      () => process.exit(0),
+      () => {
+        ctx.log.info({ ms: Math.round(performance.now() - started) }, 'stopped');
+        process.exit(0);
+      },
       (e: unknown) => {
         ctx.log.error({ err: e }, 'shutdown failed');
         process.exit(1);
@@ -119,7 +139,7 @@ async function serve(config: Config): Promise<number> {
   };
   // the process ends through process.exit(), from stopNow or from main()
   const running = new Promise<number>(() => {});
-  if (signalled) {
+  if (signalled()) {
     stopNow();
     return running;
   }
@@ -132,7 +152,7 @@ async function serve(config: Config): Promise<number> {
     await runtime.startFeeds();
   } catch (e) {
     // what a shutdown cut short is the shutdown's to report
-    if (signalled) return running;
+    if (signalled()) return running;
     await runtime.stop().catch(() => {});
     throw e;
   }

@@ -5,20 +5,43 @@ import type { Config } from './config.js';
 import type { AppContext, Services } from './context.js';
 import { startDatabase, type Database } from './db/connect.js';
 import { loadMigrations, migrate } from './db/migrate.js';
-import { HealthRegistry } from './http/health.js';
+import { HealthRegistry, logFeedChanges } from './http/health.js';
 import type { MqttOptions } from './mqtt/index.js';
 import { powerService } from './power/index.js';
 import { createProviderBudgets, type BudgetLimit, type ProviderName } from './providers/budget.js';
+import { untilAborted } from './shared/abort.js';
 import { systemClock, type Clock } from './shared/clock.js';
+import { within } from './shared/deadline.js';
 
-export function createLogger(level: string): Logger {
-  return pino({
+/**
+ * The process's logger: one JSON object a line, or lines for people (LOG_FORMAT=pretty, the
+ * default on a terminal) through pino-pretty in this thread, loaded only then. `destination`
+ * receives the lines instead of stdout (tests).
+ */
+export async function createLogger(
+  level: string,
+  format: Config['logFormat'] = 'json',
+  destination?: NodeJS.WritableStream,
+): Promise<Logger> {
+  const options = {
     level,
     redact: {
       paths: ['req.headers.authorization', '*.token', '*.apiToken', '*.password', 'config.strikeApiKey'],
       censor: '[redacted]',
     },
-  });
+  };
+  if (format === 'json') return destination ? pino(options, destination) : pino(options);
+  const { default: pretty } = await import('pino-pretty');
+  return pino(
+    options,
+    pretty({
+      destination: destination ?? 1,
+      colorize: !destination && process.stdout.isTTY === true,
+      translateTime: 'SYS:yyyy-mm-dd HH:MM:ss.l',
+      ignore: 'pid,hostname',
+      sync: true,
+    }),
+  );
 }
 
 /** The services a process can run; tests and benchmarks pass their own compositions. */
@@ -33,14 +56,16 @@ export interface ContextOptions {
   budgetLimits?: Partial<Record<ProviderName, BudgetLimit>>;
   /** A database already being started from the config (owned, and closed on close(), like one started here). */
   opening?: Promise<Database>;
+  /** A stop asked for while starting: the start gives up (no further migration, no feature started). */
+  signal?: AbortSignal;
 }
 
 export interface OpenContext {
   ctx: AppContext;
   /** Aborts ctx.shutdown: sleeps end, provider calls are cancelled. */
   abort: () => void;
-  /** Aborts, then closes the database this opened; safe to call twice. */
-  close: () => Promise<void>;
+  /** Aborts, then closes the database this opened (see Database.close for `withinMs`); safe to call twice. */
+  close: (opts?: { withinMs?: number }) => Promise<void>;
 }
 
 /** Opens the database and applies migrations: everything a command needs, and no HTTP server. */
@@ -61,21 +86,22 @@ async function beginContext(
   config: Config,
   opts: ContextOptions,
 ): Promise<OpenContext & { migrated: Promise<void> }> {
-  const log = opts.log ?? createLogger(config.logLevel);
+  const log = opts.log ?? (await createLogger(config.logLevel, config.logFormat));
   const database =
     opts.database ??
     (await (opts.opening ??
       startDatabase({ server: config.database, dataDir: config.dataDir, fsync: config.dataFsync })));
   const files = loadMigrations();
-  const migrated = Promise.all([files, database.ready])
-    .then(([all]) => migrate(database, all))
+  const migrated = Promise.all([files, untilAborted(database.ready, opts.signal)])
+    .then(([all]) => migrate(database, all, opts.signal))
     .then((applied) => {
       if (applied.length > 0) log.info({ applied }, 'migrations applied');
     });
   migrated.catch(() => {}); // awaited by the caller
   const controller = new AbortController();
+  opts.signal?.addEventListener('abort', () => controller.abort(), { once: true });
   const clock = opts.clock ?? systemClock;
-  const health = new HealthRegistry(clock);
+  const health = new HealthRegistry(clock, logFeedChanges(log, controller.signal));
   const ctx: AppContext = {
     config,
     database,
@@ -91,9 +117,9 @@ async function beginContext(
     ctx,
     migrated,
     abort: () => controller.abort(),
-    close: () => {
+    close: (closeOpts) => {
       controller.abort();
-      closing ??= opts.database ? Promise.resolve() : database.close();
+      closing ??= opts.database ? Promise.resolve() : database.close(closeOpts);
       return closing;
     },
   };
@@ -128,9 +154,16 @@ export interface Runtime extends BuiltApp {
   ctx: AppContext;
   /** Starts the background feeds (the HTTP server is started by the caller). */
   startFeeds(): Promise<void>;
-  /** Stops feeds, closes sockets and the database; safe to call twice. */
+  /** Stops feeds, closes sockets and the database, each phase bounded (STOP_PHASES_MS); safe to call twice. */
   stop(): Promise<void>;
 }
+
+/**
+ * How long each phase of a stop may wait: together well inside the 5 s a stop is given
+ * (docs/operations.md, "Stopping"). Every wait hears ctx.shutdown, so a phase normally ends in
+ * milliseconds; the bounds are for what cannot hear it (a statement in progress, a stuck socket).
+ */
+export const STOP_PHASES_MS = { features: 1_000, http: 1_000, database: 1_500 } as const;
 
 /** The context, the configured services' features and the app that serves them. */
 export async function createRuntime(config: Config, opts: RuntimeOptions = {}): Promise<Runtime> {
@@ -146,7 +179,7 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
   }
   await migrated.catch(async (e: unknown) => {
     await built.app.close();
-    await close();
+    await close({ withinMs: opts.signal?.aborted ? STOP_PHASES_MS.database : Infinity });
     throw e;
   });
   let stopping: Promise<void> | null = null;
@@ -166,15 +199,35 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     stop: () => {
       stopping ??= (async () => {
         abort();
-        // a feature still starting finishes (its waits end on the abort) before anything is closed
-        await starting?.catch(() => {});
-        for (const f of [...built.features].reverse()) {
-          await Promise.resolve(f.stop?.()).catch((e: unknown) =>
-            ctx.log.error({ err: e, feature: f.name }, 'stop failed'),
-          );
+        const bounded = async (phase: string, work: Promise<unknown>, ms: number) => {
+          const late = (await within(work, ms)) === 'late';
+          if (late) ctx.log.warn({ phase, ms }, `stop: ${phase} did not end within ${ms} ms; going on`);
+          return late;
+        };
+        await bounded(
+          'features',
+          (async () => {
+            // a feature still starting finishes (its waits end on the abort) before anything is closed
+            await starting?.catch(() => {});
+            for (const f of [...built.features].reverse()) {
+              await Promise.resolve(f.stop?.()).catch((e: unknown) =>
+                ctx.log.error({ err: e, feature: f.name }, 'stop failed'),
+              );
+            }
+          })(),
+          STOP_PHASES_MS.features,
+        );
+        // new requests are answered 503 while those in flight finish; past the bound their sockets close
+        const closing = built.app.close();
+        // a connection whose request ends during the close is kept alive for the client otherwise
+        const idle = setInterval(() => built.app.server.closeIdleConnections(), 25);
+        const late = await bounded('http', closing, STOP_PHASES_MS.http);
+        clearInterval(idle);
+        if (late) {
+          built.app.server.closeAllConnections();
+          await within(closing, 100);
         }
-        await built.app.close();
-        await close();
+        await close({ withinMs: STOP_PHASES_MS.database });
       })();
       return stopping;
     },

@@ -1,6 +1,7 @@
 import type { PGlite } from '@electric-sql/pglite';
 import type { Kysely } from 'kysely';
 import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { PgConnection } from '../config.js';
 import { acquireDataDirLock } from './data-dir-lock.js';
@@ -74,7 +75,12 @@ export interface Database {
   readonly copyTo: ((folder: string) => Promise<void>) | null;
   /** The state of the notification connection as it changes (a server's; PGlite's never does). */
   watchNotifications(watcher: (state: ListenerState) => void): () => void;
-  close(): Promise<void>;
+  /**
+   * Closes the database, waiting at most `withinMs` for the statements in progress (a stop must
+   * end in bounded time): then an embedded database's thread is ended as a crash would end it,
+   * and a server's connections are left to the process's exit.
+   */
+  close(opts?: { withinMs?: number }): Promise<void>;
 }
 
 export interface OpenOptions {
@@ -109,12 +115,14 @@ export async function startDatabase(opts: OpenOptions): Promise<Database> {
 async function startPglite(dataDir: string | undefined, fsync: boolean): Promise<Database> {
   const releaseLock = dataDir ? await acquireDataDirLock(dataDir) : async () => {};
   const synced = fsync && dataDir !== undefined;
+  const pgDir = dataDir ? path.join(dataDir, 'pg') : undefined;
+  const fresh = pgDir !== undefined && !existsSync(path.join(pgDir, 'PG_VERSION'));
   const pglite = PgliteThread.start({
-    ...(dataDir ? { dataDir: path.join(dataDir, 'pg') } : {}),
+    ...(pgDir ? { dataDir: pgDir } : {}),
     startParams: pgliteStartParams(synced),
     fsync: synced,
     initdbParams: PGLITE_INITDB_PARAMS,
-    fresh: dataDir !== undefined && !existsSync(path.join(dataDir, 'pg', 'PG_VERSION')),
+    fresh,
   });
   const [{ Kysely }, { PGliteDialect }] = await Promise.all([
     import('kysely'),
@@ -146,9 +154,14 @@ async function startPglite(dataDir: string | undefined, fsync: boolean): Promise
           })
       : null,
     watchNotifications: () => () => {},
-    close: async () => {
+    close: async ({ withinMs = Infinity } = {}) => {
+      // a new folder still being made is not waited for: it is removed below and made at the next start
+      const making = fresh && !pglite.opened && withinMs !== Infinity;
+      const closed = await pglite.close(making ? 0 : withinMs);
+      // a new folder cut off before it was made holds nothing: it is made anew at the next start
+      if (closed === 'forced' && fresh && !pglite.opened && pgDir)
+        await rm(pgDir, { recursive: true, force: true });
       await db.destroy();
-      await pglite.close();
       await releaseLock();
     },
   };

@@ -64,7 +64,12 @@ export async function loadMigrations(dir = MIGRATIONS_DIR): Promise<Migration[]>
  * process wait, then find nothing left to do.
  * An applied migration whose file changed stops the start: migrations are frozen once they land.
  */
-export async function migrate(database: Database, migrations?: Migration[]): Promise<string[]> {
+export async function migrate(
+  database: Database,
+  migrations?: Migration[],
+  /** A stop: no further migration is begun (the one in progress commits or rolls back whole). */
+  signal?: AbortSignal,
+): Promise<string[]> {
   const all = migrations ?? (await loadMigrations());
   return database.withSession(async (s) => {
     const applied = await readApplied(s).catch((e: unknown) => {
@@ -83,6 +88,7 @@ export async function migrate(database: Database, migrations?: Migration[]): Pro
       const now = await readApplied(s);
       refuseNewer(all, now);
       for (const m of missing(all, now)) {
+        if (signal?.aborted) throw new MigrationsStopped(done.length);
         await applyOne(s, m);
         done.push(`${m.schema}/${m.name}`);
       }
@@ -116,6 +122,13 @@ interface Applied {
 
 function readApplied(s: ScriptSession): Promise<Applied[]> {
   return s.query<Applied>('select schema_name, version, name, checksum from public.satwatt_migrations');
+}
+
+/** A stop came while migrations were being applied; those applied are kept, the next start applies the rest. */
+export class MigrationsStopped extends Error {
+  constructor(applied: number) {
+    super(`stopped after applying ${applied} migration(s); the next start applies the rest`);
+  }
 }
 
 /** A database that a newer satwatt has migrated; this code does not know its tables. */

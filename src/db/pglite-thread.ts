@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { within } from '../shared/deadline.js';
 
 export interface PgliteThreadOptions {
   /** Folder of the database files; undefined keeps it in memory. */
@@ -47,6 +48,8 @@ export class PgliteThread {
   private nextId = 0;
   private stopped: Error | null = null;
   closed = false;
+  /** The database opened (it may have closed since). */
+  opened = false;
 
   /** Settles once the database is open (made first when the folder is new); queries made before wait. */
   readonly ready: Promise<void>;
@@ -57,6 +60,7 @@ export class PgliteThread {
     this.ready = new Promise((resolve, reject) => {
       this.onReady = (failure) => {
         this.onReady = () => {};
+        this.opened = !failure;
         if (!failure) return resolve();
         this.fail(failure);
         reject(failure);
@@ -143,11 +147,16 @@ export class PgliteThread {
     return this.call({ op: 'copy', to, wal });
   }
 
-  /** Closes the database (its files are then consistent) and ends the thread; safe to call twice. */
-  async close(): Promise<void> {
-    if (this.closed) return;
+  /**
+   * Closes the database (its files are then consistent) and ends the thread; safe to call twice.
+   * Waits at most `withinMs` for the statement in progress and the close: then the thread is ended
+   * as it stands, as a crash would end it (PostgreSQL's log replays at the next open), and the
+   * answer is 'forced'.
+   */
+  async close(withinMs = Infinity): Promise<'closed' | 'forced'> {
+    if (this.closed) return 'closed';
     try {
-      await this.call({ op: 'close' });
+      return (await within(this.call({ op: 'close' }), withinMs)) === 'done' ? 'closed' : 'forced';
     } finally {
       this.closed = true;
       this.stopped ??= new Error('the embedded database is closed');

@@ -1,3 +1,4 @@
+import { within } from '../shared/deadline.js';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { PgConnection } from '../config.js';
@@ -64,9 +65,15 @@ export async function openPostgres(server: PgConnection, poolSize: number): Prom
     listen: (channel, onPayload) => listener.listen(channel, onPayload),
     copyTo: null,
     watchNotifications: (watcher) => listener.watch(watcher),
-    close: async () => {
-      await listener.close();
-      await db.destroy();
+    close: async ({ withinMs = Infinity } = {}) => {
+      // the pool's end waits for the statements in progress; the process's exit ends them past the bound
+      await within(
+        (async () => {
+          await listener.close();
+          await db.destroy();
+        })(),
+        withinMs,
+      );
     },
   };
 }

@@ -1,4 +1,9 @@
+import type { Logger } from 'pino';
 import { systemClock, type Clock } from '../shared/clock.js';
+
+/** A feed going down (its first failure since it last worked) or coming back (its first success since). */
+export type FeedChange =
+  { feed: string; down: true; error: string } | { feed: string; down: false; downMs: number };
 
 /** What /health and /metrics report about each outbound feed. */
 export class FeedHealth {
@@ -18,22 +23,32 @@ export class FeedHealth {
   lastRejectedAt: Date | null = null;
   /** The latest answer had items refused; the next answer taken whole clears it. */
   rejecting = false;
+  /** Since when the feed has failed without a success in between; null while it works. */
+  downSince: Date | null = null;
 
   constructor(
     readonly name: string,
     public enabled: boolean,
     private readonly clock: Clock = systemClock,
+    private readonly onChange: (change: FeedChange) => void = () => {},
   ) {}
 
   success(at = this.clock.now()) {
     this.lastSuccessAt = at;
     this.lastMessageAt = at;
     this.rejecting = false;
+    if (this.downSince === null) return;
+    const downMs = at.getTime() - this.downSince.getTime();
+    this.downSince = null;
+    this.onChange({ feed: this.name, down: false, downMs });
   }
   failure(error: unknown, at = this.clock.now()) {
     this.failures++;
     this.lastErrorAt = at;
     this.lastError = error instanceof Error ? error.message : String(error);
+    if (this.downSince !== null) return;
+    this.downSince = at;
+    this.onChange({ feed: this.name, down: true, error: this.lastError });
   }
   /**
    * Counts `count` items of an answer refused as untrusted input; they are dropped, never stored.
@@ -76,12 +91,16 @@ export class FeedHealth {
 export class HealthRegistry {
   private readonly feeds = new Map<string, FeedHealth>();
 
-  constructor(private readonly clock: Clock) {}
+  constructor(
+    private readonly clock: Clock,
+    /** Told when a feed goes down and comes back: one line each, not one per failed retry. */
+    private readonly onChange: (change: FeedChange) => void = () => {},
+  ) {}
 
   feed(name: string, enabled = true): FeedHealth {
     let f = this.feeds.get(name);
     if (!f) {
-      f = new FeedHealth(name, enabled, this.clock);
+      f = new FeedHealth(name, enabled, this.clock, this.onChange);
       this.feeds.set(name, f);
     }
     return f;
@@ -89,4 +108,32 @@ export class HealthRegistry {
   all(): FeedHealth[] {
     return [...this.feeds.values()];
   }
+}
+
+/**
+ * The log lines of a feed's outages: a warning when it goes down, with the error, and a line when
+ * it is back, with how long it was down. Calls cut off by a stop (`quiet`) are not an outage.
+ */
+export function logFeedChanges(log: Logger, quiet: AbortSignal): (change: FeedChange) => void {
+  return (change) => {
+    if (quiet.aborted) return;
+    if (change.down)
+      log.warn({ feed: change.feed, err: change.error }, `${change.feed} feed down: ${change.error}`);
+    else
+      log.info(
+        { feed: change.feed, downMs: change.downMs },
+        `${change.feed} feed back after ${formatDuration(change.downMs)}`,
+      );
+  };
+}
+
+/** 850 ms, 42 s, 3 min 5 s, 2 h 10 min: how long a feed was down, for people. */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s} s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return s % 60 ? `${m} min ${s % 60} s` : `${m} min`;
+  const h = Math.floor(m / 60);
+  return m % 60 ? `${h} h ${m % 60} min` : `${h} h`;
 }

@@ -30,6 +30,8 @@ export function streamJob(
     'cache-control': 'no-store',
     'x-accel-buffering': 'no',
   });
+  // the client learns at once that the work began, not at its first line
+  res.flushHeaders();
   const gone = new AbortController();
   res.on('close', () => {
     if (!res.writableFinished) gone.abort(new Error('the client closed the connection'));

@@ -27,3 +27,18 @@ export class ProviderError extends Error {
     };
   }
 }
+
+/**
+ * How a feed logs a failed round: a provider's failure only at debug level, since the feed's
+ * health logs the outage once when it begins and once when it ends (logFeedChanges); anything
+ * else (a database error, a bug) as a warning with its stack.
+ */
+export function logFailedRound(
+  log: { debug(o: object, msg: string): void; warn(o: object, msg: string): void },
+  e: unknown,
+  msg: string,
+  fields: object = {},
+): void {
+  if (e instanceof ProviderError) log.debug({ ...fields, err: e.message }, msg);
+  else log.warn({ ...fields, err: e }, msg);
+}

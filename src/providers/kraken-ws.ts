@@ -177,9 +177,12 @@ export class KrakenTickerClient {
       this.handle(isBinary ? '' : rawText(data), at);
     });
     socket.on('error', (e) => this.o.health.failure(e, this.o.clock.now()));
-    socket.on('close', () => {
+    socket.on('close', (code) => {
       if (socket !== this.socket) return;
       this.socket = null;
+      // a connection the provider ended is an outage too, though no error came with it
+      if (this.running && this.o.health.downSince === null)
+        this.o.health.failure(new Error(`the connection closed (${code})`), this.o.clock.now());
       this.o.health.connected = false;
       this.scheduleReconnect();
     });

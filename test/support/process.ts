@@ -39,6 +39,8 @@ export interface RunOptions {
    * sources run through tsx, as `npm run dev` does, so a test never runs an out-of-date build.
    */
   compiled?: boolean;
+  /** Node's own options before the entry (as a service unit may give them). */
+  nodeArgs?: string[];
 }
 
 /** Runs satwatt as a process with only the given environment on top of PATH. */
@@ -46,7 +48,7 @@ export function runSatwatt(args: string[], env: Record<string, string>, opts: Ru
   const entry = opts.compiled
     ? [path.join(ROOT, 'scripts/start.mjs')]
     : ['--import', 'tsx', path.join(ROOT, 'src/main.ts')];
-  const child = spawn(process.execPath, [...entry, ...args], {
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), ...entry, ...args], {
     cwd: opts.cwd ?? ROOT,
     env: { PATH: process.env.PATH ?? '', TZ: 'UTC', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

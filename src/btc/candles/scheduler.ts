@@ -3,6 +3,7 @@ import type { FeedHealth } from '../../http/health.js';
 import type { Leadership } from '../leadership.js';
 import type { CandleKind, Candles } from './service.js';
 import { sleep } from '../../shared/sleep.js';
+import { logFailedRound } from '../../providers/errors.js';
 
 export type Cadence = Record<CandleKind, number>;
 
@@ -67,7 +68,7 @@ export class CandlePollers {
         this.deps.log.debug({ kind, written }, 'candles polled');
       } catch (e) {
         failures++;
-        if (!signal.aborted) this.deps.log.warn({ err: e, kind, failures }, 'candle poll failed');
+        if (!signal.aborted) logFailedRound(this.deps.log, e, 'candle poll failed', { kind, failures });
       }
       const wait = failures === 0 ? every : Math.min(every * 2 ** failures, Math.max(every, MAX_BACKOFF_MS));
       await sleep(wait, signal);

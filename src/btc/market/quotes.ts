@@ -7,6 +7,7 @@ import { sleep } from '../../shared/sleep.js';
 import { premiumOf, SPOT_MAX_AGE_MS } from './premium.js';
 import * as repo from './repository.js';
 import type { QuoteRow } from './repository.js';
+import { logFailedRound } from '../../providers/errors.js';
 
 export const QUOTE_CHANNEL = 'btc_quote';
 
@@ -102,7 +103,7 @@ export class QuoteFeed {
         this.failures++;
         delay = Math.min(this.opts.intervalMs * 2 ** this.failures, this.opts.maxBackoffMs);
         delay = Math.max(delay, this.blockedUntil - this.ctx.clock.monotonicMs());
-        this.ctx.log.warn({ err: (e as Error).message, retryInMs: delay }, 'quote feed: poll failed');
+        logFailedRound(this.ctx.log, e, 'quote feed: poll failed', { retryInMs: delay });
       }
       await sleep(delay, signal);
     }

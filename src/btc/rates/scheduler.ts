@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { sleep } from '../../shared/sleep.js';
 import type { Leadership } from '../leadership.js';
 import type { Rates } from './service.js';
+import { logFailedRound } from '../../providers/errors.js';
 
 export interface RatesSchedule {
   /** Provider attempts at start before going on without it. */
@@ -52,7 +53,7 @@ export class RatesScheduler {
       if (this.deps.leadership.isLeader()) await this.rates.refresh();
       else await this.rates.seed();
     } catch (e) {
-      this.deps.log.warn({ err: e }, 'rates refresh failed; keeping the stored rates');
+      logFailedRound(this.deps.log, e, 'rates refresh failed; keeping the stored rates');
     }
   }
 
@@ -64,7 +65,7 @@ export class RatesScheduler {
         await this.rates.refresh(0);
         return;
       } catch (e) {
-        log.warn({ err: e, attempt: i, of: attempts }, 'rates provider unreachable at start');
+        logFailedRound(log, e, 'rates provider unreachable at start', { attempt: i, of: attempts });
       }
       if (i < attempts) await sleep(startIntervalMs, shutdown);
     }

@@ -4,6 +4,7 @@ import type { Clock } from '../../shared/clock.js';
 import { danishDate } from '../../shared/danish-time.js';
 import type { Logger } from 'pino';
 import type { HouseholdCharges } from './service.js';
+import { logFailedRound } from '../../providers/errors.js';
 
 /** Refreshes the household's charges at start and once per Danish day; a failed round is retried 15 minutes later. */
 export class HouseholdScheduler {
@@ -41,7 +42,7 @@ export class HouseholdScheduler {
       this.deps.log.info(r, 'household charges refreshed');
     } catch (e) {
       this.deps.health.failure(e, this.deps.clock.now());
-      this.deps.log.warn({ err: e }, 'household charges: refresh failed; retrying in 15 minutes');
+      logFailedRound(this.deps.log, e, 'household charges: refresh failed; retrying in 15 minutes');
     }
     this.deps.health.detail = this.service.current().detail;
   }

@@ -7,6 +7,7 @@ import type { Clock } from '../../shared/clock.js';
 import { addDays, danishDate } from '../../shared/danish-time.js';
 import * as repo from './repository.js';
 import type { MeteringService } from './service.js';
+import { logFailedRound } from '../../providers/errors.js';
 
 /** Days one run fetches at most; a longer gap fills in over the following runs. */
 export const DAYS_PER_RUN = 31;
@@ -92,7 +93,7 @@ export class MeteringSyncScheduler {
     } catch (e) {
       if (shutdown.aborted) return;
       health.failure(e, this.deps.clock.now());
-      log.warn({ err: e }, 'metering sync failed; the next hourly run goes on from the last synced day');
+      logFailedRound(log, e, 'metering sync failed; the next hourly run goes on from the last synced day');
     }
   }
 }

@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.js';
 import type { FeedHealth } from '../../http/health.js';
 import { addDays, danishHour } from '../../shared/danish-time.js';
 import type { PriceService } from './service.js';
+import { logFailedRound } from '../../providers/errors.js';
 
 /** The day-ahead auction results reach Energi Data Service from about 13:00 Danish time. */
 const PUBLISH_HOUR = 13;
@@ -49,7 +50,7 @@ export class PriceScheduler {
         : `complete through ${days.at(-1)}`;
     } catch (e) {
       this.health.detail = `retrying: ${(e as Error).message}`;
-      this.ctx.log.warn({ err: e }, 'price feed round failed; retrying at the next round');
+      logFailedRound(this.ctx.log, e, 'price feed round failed; retrying at the next round');
     }
   }
 }
