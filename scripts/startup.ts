@@ -52,15 +52,17 @@ function cpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
-/** What deploy/satwatt.service gives node besides the defaults (its memory settings). */
-const UNIT = { env: { MALLOC_ARENA_MAX: '2' }, nodeArgs: ['--max-semi-space-size=1'] };
+/** Node's options as `npm start` gives them (package.json): 1 MB semi-spaces. */
+const NPM_START_ARGS = ['--max-semi-space-size=1'];
+/** What deploy/satwatt.service gives node besides those: one malloc arena pool per two threads. */
+const UNIT = { env: { MALLOC_ARENA_MAX: '2' } };
 
 async function service(dataDir: string, feeds = false, unit = false): Promise<Run> {
   const port = await freePort();
   const fakes = feeds ? await startAllFakes({ now: new Date(), feeds: true }) : null;
   const env = { ...QUIET, ...fakes?.env, ...(unit ? UNIT.env : {}), PORT: String(port), DATA_DIR: dataDir };
   const started = performance.now();
-  const proc = runSatwatt(['serve'], env, { compiled: true, nodeArgs: unit ? UNIT.nodeArgs : [] });
+  const proc = runSatwatt(['serve'], env, { compiled: true, nodeArgs: NPM_START_ARGS });
   try {
     // asked every 5 ms: the bare open below is timed to the millisecond by its own output
     await waitForHttp(`http://127.0.0.1:${port}/health`, 120_000, 5);

@@ -77,7 +77,12 @@ export class PgliteThread {
   /** Starts the thread, which opens the database while the caller goes on. */
   static start(opts: PgliteThreadOptions): PgliteThread {
     return new PgliteThread(
-      new Worker(new URL('./pglite-worker.mjs', import.meta.url), { workerData: opts }),
+      new Worker(new URL('./pglite-worker.mjs', import.meta.url), {
+        workerData: opts,
+        // the thread's objects are short-lived messages and rows; 16 MB semi-spaces (V8's default)
+        // only hold their garbage longer, as resident memory
+        resourceLimits: { maxYoungGenerationSizeMb: 3 },
+      }),
     );
   }
 
