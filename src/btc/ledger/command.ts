@@ -31,33 +31,46 @@ export async function rebuildTables(
 
 const usage =
   'ledger-rebuild [deposits|buys|all] [--times N]  recompute the ledger read tables from the events';
-const output = terminalOutput();
+const TARGETS: readonly RebuildWhich[] = ['deposits', 'buys', 'all'];
 
-function parse(args: string[]): { which: RebuildWhich; times: number } | null {
+/** The target and the repeat count, or the line that says what is wrong. */
+export function parseRebuildArgs(args: readonly string[]): { which: RebuildWhich; times: number } | string {
   const timesAt = args.indexOf('--times');
   const times = timesAt >= 0 ? Number(args[timesAt + 1]) : 1;
-  const which = args.find((a, i) => !a.startsWith('--') && i !== timesAt + 1) ?? 'all';
-  if (!['deposits', 'buys', 'all'].includes(which) || !Number.isInteger(times) || times < 1) {
-    output.err(`usage: ${usage}`);
-    return null;
-  }
+  if (!Number.isInteger(times) || times < 1) return `ledger-rebuild: --times must be a whole number ≥ 1`;
+  const positional = args.filter((a, i) => !a.startsWith('--') && !(timesAt >= 0 && i === timesAt + 1));
+  const unknownFlag = args.find((a, i) => a.startsWith('--') && i !== timesAt);
+  if (unknownFlag) return `ledger-rebuild: unknown option ${unknownFlag}`;
+  if (positional.length > 1) return `ledger-rebuild: one target at most, not ${positional.join(' ')}`;
+  const which = positional[0] ?? 'all';
+  if (!TARGETS.includes(which as RebuildWhich))
+    return `ledger-rebuild: unknown target "${which}"; the targets are ${TARGETS.join(', ')}`;
   return { which: which as RebuildWhich, times };
 }
 
 /** `ledger-rebuild [deposits|buys|all] [--times N]`: the rebuild endpoints from the command line. */
-export const ledgerRebuildCommand: CliCommand = {
-  name: 'ledger-rebuild',
-  usage,
-  async run(args, ctx) {
-    const p = parse(args);
-    if (!p) return 2;
-    const ledger = createLedgerService(ctx, createRatesService(ctx));
-    return rebuildTables(ledger, p.which, p.times, output, ctx.shutdown);
-  },
-  async forward(args, service: RunningService) {
-    const p = parse(args);
-    if (!p) return 2;
-    const query = { table: p.which, times: String(p.times) };
-    return service.runJob('ledger-rebuild', '/api/jobs/ledger-rebuild', { query }, output);
-  },
-};
+export function ledgerRebuildCommand(output: CommandOutput = terminalOutput()): CliCommand {
+  const parse = (args: string[]) => {
+    const p = parseRebuildArgs(args);
+    if (typeof p !== 'string') return p;
+    output.err(p);
+    output.err(`usage: ${usage}`);
+    return null;
+  };
+  return {
+    name: 'ledger-rebuild',
+    usage,
+    async run(args, ctx) {
+      const p = parse(args);
+      if (!p) return 2;
+      const ledger = createLedgerService(ctx, createRatesService(ctx));
+      return rebuildTables(ledger, p.which, p.times, output, ctx.shutdown);
+    },
+    async forward(args, service: RunningService) {
+      const p = parse(args);
+      if (!p) return 2;
+      const query = { table: p.which, times: String(p.times) };
+      return service.runJob('ledger-rebuild', '/api/jobs/ledger-rebuild', { query }, output);
+    },
+  };
+}
