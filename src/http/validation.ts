@@ -21,6 +21,8 @@ import { lazyValidator } from './lazy-compile.js';
  * 5. `x-text: 'text' | 'name'` (the `Text` and `Name` types) refuses NUL and unpaired surrogates,
  *    and in names control and invisible characters; a name is replaced by its NFC form, which
  *    must still fit the schema's maxLength (src/shared/text.ts).
+ * 6. `x-any-case: true` on a choice of text literals (`AnyCase`) first replaces a value that
+ *    matches one of them in another letter case by the literal, so `dk1` is taken as `DK1`.
  */
 type Part = 'body' | 'querystring' | 'params' | 'headers';
 
@@ -44,6 +46,15 @@ const checkText: SchemaValidateFunction = (kind: TextKind, data: string, parent,
   return true;
 };
 
+/** The `x-any-case` keyword: never fails; the choice beside it does, naming the literals. */
+const anyCase: SchemaValidateFunction = (_on: boolean, data: unknown, parent, at) => {
+  if (typeof data !== 'string' || !at) return true;
+  const literals = ((parent?.anyOf ?? []) as Schema[]).map((s) => s.const);
+  const match = literals.find((l) => typeof l === 'string' && l.toLowerCase() === data.toLowerCase());
+  if (match !== undefined) at.parentData[at.parentDataProperty] = match;
+  return true;
+};
+
 function withFormats(ajv: Ajv): Ajv {
   // ajv-formats is CommonJS; under ESM its plugin arrives as the default export's default.
   (addFormats as unknown as { default: (a: Ajv) => void }).default(ajv);
@@ -59,6 +70,14 @@ function withFormats(ajv: Ajv): Ajv {
     modifying: true,
     errors: true,
     validate: checkText,
+  });
+  // Before `const`, and so before `anyOf`: the choice sees the replaced value.
+  ajv.addKeyword({
+    keyword: 'x-any-case',
+    schemaType: 'boolean',
+    modifying: true,
+    before: 'const',
+    validate: anyCase,
   });
   return ajv;
 }

@@ -1,10 +1,9 @@
 import { Type, type Static } from 'typebox';
 import { Format } from '../../http/csv.js';
-import { DAYS, Day, Nullable } from '../../http/types.js';
+import { AnyCase, DAYS, Day, Nullable } from '../../http/types.js';
+import { PRICE_AREAS } from '../../providers/energidataservice.js';
 
-const Area = Type.Union([Type.Literal('DK1'), Type.Literal('DK2')], {
-  description: 'price area; default PRICE_AREA',
-});
+const Area = AnyCase(PRICE_AREAS, 'price area, DK1 or DK2; default PRICE_AREA');
 const InstantDk = Type.String({
   description: 'start of the hour, ISO 8601 with the Danish offset of that instant',
   examples: ['2025-10-26T02:00:00+01:00'],

@@ -79,7 +79,7 @@ export class CostService {
     const where = area ?? this.ctx.config.priceArea;
     const key = `${day}|${where}|${resolution}`;
     const version = this.prices.chargesVersion;
-    await this.prices.elprice(day, signal);
+    await this.prices.elprice(day, undefined, signal);
     const hours =
       resolution === 'hour' ? await this.pricedHours(day, where) : await this.pricedQuarters(day, where);
     const items = hours.map(consumerItem);
@@ -226,15 +226,15 @@ export class CostService {
     const where = area ?? this.ctx.config.priceArea;
     let hours: PricedHour[];
     if (date !== undefined) {
-      await this.prices.elprice(date, signal);
+      await this.prices.elprice(date, undefined, signal);
       hours = await this.pricedHours(date, where);
     } else {
       const now = this.ctx.clock.now();
       const today = danishDate(now);
       const tomorrow = addDays(today, 1);
-      await this.prices.elprice(today, signal);
+      await this.prices.elprice(today, undefined, signal);
       // Tomorrow is published from about 13:00; until then (or while the provider fails) it is simply absent.
-      await this.prices.elprice(tomorrow, signal).catch((e: unknown) => {
+      await this.prices.elprice(tomorrow, undefined, signal).catch((e: unknown) => {
         if (!(e instanceof ProviderError)) throw e;
       });
       const hourStart = new Date(Math.floor(now.getTime() / 3_600_000) * 3_600_000);

@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.js';
 import { badRequest } from '../../http/problem.js';
 import { DAYS, isDayIn } from '../../http/types.js';
 import { BudgetExhausted, type OnBusy } from '../../providers/budget.js';
-import type { EnergiDataService } from '../../providers/energidataservice.js';
+import type { EnergiDataService, PriceArea } from '../../providers/energidataservice.js';
 import { ProviderError } from '../../providers/http.js';
 import { untilAborted } from '../../shared/abort.js';
 import {
@@ -64,23 +64,31 @@ export class PriceService {
    * that a cached answer does not make the request's deadline signal (an AbortController).
    * Only a valid date was ever cached, so a hit needs no further checking.
    */
-  cachedElprice(date: string | undefined): SerializedDay | undefined {
-    return date === undefined ? undefined : this.elpriceCache.get(date);
+  cachedElprice(date: string | undefined, area?: PriceArea): SerializedDay | undefined {
+    return date === undefined ? undefined : this.elpriceCache.get(area ? `${date}|${area}` : date);
   }
 
   cachedPrices(date: string | undefined, area: string | undefined): SerializedDay | undefined {
     return date === undefined ? undefined : this.pricesCache.get(`${date}|${area ?? ''}`);
   }
 
-  /** `signal` is the request's: its caller stops waiting for a fetch the day shares with others. */
-  async elprice(date: string | undefined, signal?: AbortSignal): Promise<SerializedDay> {
-    const cached = this.cachedElprice(date);
+  /**
+   * The hours of one area, or of both when `area` is absent. `signal` is the request's: its
+   * caller stops waiting for a fetch the day shares with others.
+   */
+  async elprice(
+    date: string | undefined,
+    area: PriceArea | undefined,
+    signal?: AbortSignal,
+  ): Promise<SerializedDay> {
+    const cached = this.cachedElprice(date, area);
     if (cached) return cached;
     const day = this.checkDate(date);
-    const known = this.elpriceCache.get(day);
+    const key = area ? `${day}|${area}` : day;
+    const known = this.elpriceCache.get(key);
     if (known) return known;
-    const answer = await this.readThrough(day, () => this.readElprices(day), signal);
-    if (answer.complete) remember(this.elpriceCache, day, answer);
+    const answer = await this.readThrough(day, () => this.readElprices(day, area), signal);
+    if (answer.complete) remember(this.elpriceCache, key, answer);
     return answer;
   }
 
@@ -240,13 +248,16 @@ export class PriceService {
     return (await this.readElprices(day)).complete;
   }
 
-  private async readElprices(day: string): Promise<ElpriceDay> {
+  private async readElprices(day: string, area?: PriceArea): Promise<ElpriceDay> {
     const { start, end } = danishDayBounds(day);
-    const rows = await repo.elpricesBetween(this.ctx.database.db, start, end);
+    // A day is at most 50 rows: the one query of both areas serves one area too.
+    const rows = (await repo.elpricesBetween(this.ctx.database.db, start, end)).filter(
+      (r) => area === undefined || r.price_area === area,
+    );
     const hours = danishDaySteps(day, 60).length;
     return {
       date: day,
-      complete: rows.length === hours * 2,
+      complete: rows.length === hours * (area ? 1 : 2),
       hours,
       items: rows.map((r) => ({
         time_dk: toDanishIso(r.time_dk),
