@@ -1,5 +1,6 @@
 import { Big } from 'big.js';
-import type { FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { badRequest } from './problem.js';
 import { Readable } from 'node:stream';
 import { Type, type TSchema } from 'typebox';
 
@@ -76,4 +77,17 @@ export function sendCsv(
     .type('text/csv; charset=utf-8')
     .header('content-disposition', `attachment; filename="${filename.replace(/[^\w.-]/g, '_')}"`)
     .send(Readable.from(csvLines(columns, rows)));
+}
+
+/**
+ * A route without a query schema would take `?format=csv` and answer JSON all the same; every
+ * route with one refuses an unknown parameter. So `format` there is a 400 naming it.
+ */
+export function refuseFormatWithoutQuerySchema(app: FastifyInstance): void {
+  app.addHook('preValidation', async (request) => {
+    if (request.routeOptions.schema?.querystring) return;
+    const query = request.query as Record<string, unknown> | undefined;
+    if (query && Object.hasOwn(query, 'format'))
+      throw badRequest('querystring.format: this route answers JSON only and takes no format');
+  });
 }

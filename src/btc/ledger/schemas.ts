@@ -201,7 +201,10 @@ export const DepositPage = Type.Object({ items: Type.Array(Deposit), next_cursor
 export const BuyPage = Type.Object({ items: Type.Array(Buy), next_cursor: NextCursor });
 
 /** The CSV columns: the JSON field names, in the order the JSON answers them. */
+export const TotalsQuery = Type.Object({ format: Format }, { additionalProperties: false });
+
 export const CSV_COLUMNS = {
+  totals: csvColumns(DepositTotal),
   events: csvColumns(Event),
   deposits: csvColumns(Deposit),
   buys: csvColumns(Buy),
