@@ -1,15 +1,30 @@
 import { Big } from 'big.js';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { badRequest } from './problem.js';
 import { Readable } from 'node:stream';
 import { Type, type TSchema } from 'typebox';
+import { badRequest } from './problem.js';
+import { DECIMAL_PATTERN } from './types.js';
 
-/** `?format=csv` beside JSON, for the routes that offer their rows as a spreadsheet. */
-export const Format = Type.Optional(
-  Type.Union([Type.Literal('json'), Type.Literal('csv')], {
-    description: 'json (default) or csv: RFC 4180, a header of the JSON field names, dot decimals',
-  }),
-);
+/**
+ * `?format=csv` beside JSON, for the routes that offer their rows as a spreadsheet, and
+ * `csv_locale=da` for a spreadsheet set up for Denmark. Spread into a route's query schema.
+ */
+export const CsvQuery = {
+  format: Type.Optional(
+    Type.Union([Type.Literal('json'), Type.Literal('csv')], {
+      description: 'json (default) or csv: RFC 4180, a header of the JSON field names, dot decimals',
+    }),
+  ),
+  csv_locale: Type.Optional(
+    Type.Literal('da', {
+      description:
+        'with format=csv: da for Danish spreadsheets: fields separated by ";", decimal commas, a UTF-8 byte-order mark',
+    }),
+  ),
+};
+
+/** How a CSV answer is written: RFC 4180 (`,`, dot decimals), or for Danish spreadsheets. */
+export type CsvLocale = 'da' | undefined;
 
 /** The OpenAPI description of a CSV answer. */
 export const CsvContent = {
@@ -28,66 +43,110 @@ export function jsonOrCsv<T extends TSchema>(
   return { description, content: { 'application/json': { schema }, ...CsvContent.content } } as unknown as T;
 }
 
+/** The columns of a CSV answer, and which of them hold decimals (written with a comma in Danish). */
+export interface CsvColumns {
+  readonly names: readonly string[];
+  readonly decimals: ReadonlySet<string>;
+}
+
+/** Plain dot-decimal notation, never an exponent. */
+function plainNumber(value: number): string {
+  if (!Number.isFinite(value)) throw new Error(`csv: ${value} is not a finite number`);
+  return Number.isInteger(value) && Math.abs(value) < 1e21 ? String(value) : new Big(value).toFixed();
+}
+
 /** One field: numbers in plain dot-decimal notation (never an exponent), text quoted when it must be. */
-export function csvField(value: unknown): string {
+export function csvField(value: unknown, delimiter = ','): string {
   if (value === null || value === undefined) return '';
   let text: string;
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw new Error(`csv: ${value} is not a finite number`);
-    text = Number.isInteger(value) && Math.abs(value) < 1e21 ? String(value) : new Big(value).toFixed();
-  } else if (typeof value === 'string') text = value;
+  if (typeof value === 'number') text = plainNumber(value);
+  else if (typeof value === 'string') text = value;
   else if (typeof value === 'boolean') text = String(value);
   else text = JSON.stringify(value);
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  const special = delimiter === ',' ? /[",\r\n]/ : /[";\r\n]/;
+  return special.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
 /** The header of a CSV answer: the JSON field names of a row schema, in its order, less `drop`. */
 export function csvColumns(
   row: { properties: Record<string, unknown> },
   drop: readonly string[] = [],
-): string[] {
-  return Object.keys(row.properties).filter((k) => !drop.includes(k));
+): CsvColumns {
+  const names = Object.keys(row.properties).filter((k) => !drop.includes(k));
+  const decimals = names.filter((k) => {
+    const s = row.properties[k] as { type?: unknown; pattern?: unknown };
+    const types = Array.isArray(s.type) ? (s.type as unknown[]) : [s.type];
+    return types.includes('number') || s.pattern === DECIMAL_PATTERN;
+  });
+  return { names, decimals: new Set(decimals) };
 }
 
 /** One record, CRLF-terminated as RFC 4180 asks. */
-export function csvLine(values: readonly unknown[]): string {
-  return `${values.map(csvField).join(',')}\r\n`;
+export function csvLine(values: readonly unknown[], delimiter = ','): string {
+  return `${values.map((v) => csvField(v, delimiter)).join(delimiter)}\r\n`;
+}
+
+/** A decimal column's value for a Danish spreadsheet: a comma before the decimals. */
+function danishDecimal(value: unknown): unknown {
+  if (typeof value === 'number') return plainNumber(value).replace('.', ',');
+  if (typeof value === 'string' && /^-?\d+\.\d+$/.test(value)) return value.replace('.', ',');
+  return value;
 }
 
 /** The header line and then every row, produced as the rows arrive. */
 export async function* csvLines(
-  columns: readonly string[],
+  columns: CsvColumns | readonly string[],
   rows: AsyncIterable<Record<string, unknown>> | Iterable<Record<string, unknown>>,
+  locale?: CsvLocale,
 ): AsyncGenerator<string> {
-  yield csvLine(columns);
-  for await (const row of rows) yield csvLine(columns.map((c) => row[c]));
+  const { names, decimals } = 'names' in columns ? columns : { names: columns, decimals: new Set<string>() };
+  if (locale !== 'da') {
+    yield csvLine(names);
+    for await (const row of rows) yield csvLine(names.map((c) => row[c]));
+    return;
+  }
+  // The byte-order mark makes Excel read the file as UTF-8 (æ, ø, å) rather than Windows-1252.
+  yield `\uFEFF${csvLine(names, ';')}`;
+  for await (const row of rows)
+    yield csvLine(
+      names.map((c) => (decimals.has(c) ? danishDecimal(row[c]) : row[c])),
+      ';',
+    );
 }
 
 /**
- * Streams rows as a CSV download: nothing is held beyond the page being read, so a history of
- * any length goes out in constant memory.
+ * Streams rows as a CSV download, in the dialect the request's `csv_locale` asks for: nothing is
+ * held beyond the page being read, so a history of any length goes out in constant memory.
  */
 export function sendCsv(
   reply: FastifyReply,
   filename: string,
-  columns: readonly string[],
+  columns: CsvColumns,
   rows: AsyncIterable<Record<string, unknown>> | Iterable<Record<string, unknown>>,
 ): FastifyReply {
+  const locale = (reply.request.query as { csv_locale?: CsvLocale } | undefined)?.csv_locale;
   return reply
     .type('text/csv; charset=utf-8')
     .header('content-disposition', `attachment; filename="${filename.replace(/[^\w.-]/g, '_')}"`)
-    .send(Readable.from(csvLines(columns, rows)));
+    .send(Readable.from(csvLines(columns, rows, locale)));
 }
 
 /**
- * A route without a query schema would take `?format=csv` and answer JSON all the same; every
- * route with one refuses an unknown parameter. So `format` there is a 400 naming it.
+ * A route without a query schema would take `?format=csv` and answer JSON all the same (every
+ * route with one refuses an unknown parameter), and `csv_locale` means nothing without
+ * `format=csv`: both are 400s naming the parameter.
  */
 export function refuseFormatWithoutQuerySchema(app: FastifyInstance): void {
   app.addHook('preValidation', async (request) => {
-    if (request.routeOptions.schema?.querystring) return;
     const query = request.query as Record<string, unknown> | undefined;
-    if (query && Object.hasOwn(query, 'format'))
-      throw badRequest('querystring.format: this route answers JSON only and takes no format');
+    if (!query) return;
+    if (!request.routeOptions.schema?.querystring) {
+      for (const name of ['format', 'csv_locale'])
+        if (Object.hasOwn(query, name))
+          throw badRequest(`querystring.${name}: this route answers JSON only and takes no ${name}`);
+      return;
+    }
+    if (Object.hasOwn(query, 'csv_locale') && query.format !== 'csv')
+      throw badRequest('querystring.csv_locale: only with format=csv');
   });
 }

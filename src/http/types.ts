@@ -104,10 +104,13 @@ export function Amount(description = 'a positive decimal amount') {
   });
 }
 
+/** The pattern of `Decimal`, by which a CSV export knows a decimal column (src/http/csv.ts). */
+export const DECIMAL_PATTERN = '^-?[0-9]+(\\.[0-9]+)?$';
+
 /** A fiat amount as answered: a decimal string, exact (SQL numeric), never a float. */
 export function Decimal(description = 'a fiat amount') {
   return Type.String({
-    pattern: '^-?[0-9]+(\\.[0-9]+)?$',
+    pattern: DECIMAL_PATTERN,
     description: `${description}; a decimal string, exact`,
   });
 }

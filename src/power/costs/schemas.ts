@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Format } from '../../http/csv.js';
+import { CsvQuery } from '../../http/csv.js';
 import { AnyCase, DAYS, Day, Nullable } from '../../http/types.js';
 import { PRICE_AREAS } from '../../providers/energidataservice.js';
 
@@ -20,7 +20,7 @@ export const ConsumerPricesQuery = Type.Object(
           "hour (default), or quarter: one item per quarter hour (92, 96 or 100 a day), each with its quarter's spot (from 2025-10-01; before, its hour's) and its hour's tariffs",
       }),
     ),
-    format: Format,
+    ...CsvQuery,
   },
   { additionalProperties: false },
 );
@@ -74,7 +74,7 @@ export const CostsQuery = Type.Object(
         description: 'day (default), or hour: each day also lists its metered hours',
       }),
     ),
-    format: Format,
+    ...CsvQuery,
   },
   { additionalProperties: false },
 );

@@ -271,6 +271,24 @@ describe('GET /api/elprice?format=csv', () => {
   });
 });
 
+describe('GET /api/elprice?format=csv&csv_locale=da', () => {
+  it('answers the same rows for a Danish spreadsheet: ";" between fields, decimal commas', async () => {
+    const json = await elprice('2025-10-26');
+    const res = await app.call('GET', '/api/elprice?date=2025-10-26&format=csv&csv_locale=da');
+    expect(res.statusCode).toBe(200);
+    const lines = res.body.trimEnd().split('\r\n');
+    expect(lines[0]).toBe('\uFEFFtime_dk;price_area;price_dkk;tariff_dkk;total_dkk');
+    expect(lines).toHaveLength(1 + 50);
+    const comma = (n: number | null) => (n === null ? '' : String(n).replace('.', ','));
+    json.items.forEach((i, k) =>
+      expect(lines[k + 1]).toBe(
+        [i.time_dk, i.price_area, comma(i.price_dkk), comma(i.tariff_dkk), comma(i.total_dkk)].join(';'),
+      ),
+    );
+    expect(lines.some((l) => l.includes(','))).toBe(true);
+  });
+});
+
 describe('quarter-hour rows', () => {
   it('GET /api/prices gives 92/100 quarters per area on the 2026 change days', async () => {
     for (const [date, n] of [

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Format } from '../../http/csv.js';
+import { CsvQuery } from '../../http/csv.js';
 import { AnyCase, DAYS, Day, Nullable } from '../../http/types.js';
 import { PRICE_AREAS } from '../../providers/energidataservice.js';
 
@@ -13,7 +13,7 @@ export const ElpriceQuery = Type.Object(
   {
     date: Type.Optional(Day(DAYS.prices, 'a Danish day; default today in Denmark')),
     area: Type.Optional(Area),
-    format: Format,
+    ...CsvQuery,
   },
   { additionalProperties: false },
 );
