@@ -1,5 +1,6 @@
 import { Big } from 'big.js';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { stringify, type Options } from 'csv-stringify/sync';
 import { Readable } from 'node:stream';
 import { Type, type TSchema } from 'typebox';
 import { badRequest } from './problem.js';
@@ -55,16 +56,33 @@ function plainNumber(value: number): string {
   return Number.isInteger(value) && Math.abs(value) < 1e21 ? String(value) : new Big(value).toFixed();
 }
 
+/**
+ * csv-stringify's options for RFC 4180 with `delimiter`: CRLF after every record, a field quoted
+ * when it holds the delimiter, a quote or a line break (quotes doubled), null empty, and values
+ * written as JSON writes them rather than its defaults (a boolean as `1` or empty, a date in ms).
+ */
+function options(delimiter: string): Options {
+  return {
+    delimiter,
+    record_delimiter: '\r\n',
+    quote_record_delimiter: true,
+    cast: {
+      number: plainNumber,
+      boolean: String,
+      bigint: String,
+      date: (d) => JSON.stringify(d),
+      object: (o) => JSON.stringify(o),
+    },
+  };
+}
+const RFC_4180 = options(',');
+const DANISH = options(';');
+const dialect = (delimiter: string) =>
+  delimiter === ',' ? RFC_4180 : delimiter === ';' ? DANISH : options(delimiter);
+
 /** One field: numbers in plain dot-decimal notation (never an exponent), text quoted when it must be. */
 export function csvField(value: unknown, delimiter = ','): string {
-  if (value === null || value === undefined) return '';
-  let text: string;
-  if (typeof value === 'number') text = plainNumber(value);
-  else if (typeof value === 'string') text = value;
-  else if (typeof value === 'boolean') text = String(value);
-  else text = JSON.stringify(value);
-  const special = delimiter === ',' ? /[",\r\n]/ : /[";\r\n]/;
-  return special.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  return stringify([[value]], { ...dialect(delimiter), eof: false });
 }
 
 /** The header of a CSV answer: the JSON field names of a row schema, in its order, less `drop`. */
@@ -83,7 +101,7 @@ export function csvColumns(
 
 /** One record, CRLF-terminated as RFC 4180 asks. */
 export function csvLine(values: readonly unknown[], delimiter = ','): string {
-  return `${values.map((v) => csvField(v, delimiter)).join(delimiter)}\r\n`;
+  return stringify([values], dialect(delimiter));
 }
 
 /** A decimal column's value for a Danish spreadsheet: a comma before the decimals. */
@@ -93,25 +111,31 @@ function danishDecimal(value: unknown): unknown {
   return value;
 }
 
-/** The header line and then every row, produced as the rows arrive. */
+/** Rows written per chunk: one csv-stringify call each, and no more held than this. */
+const CHUNK_ROWS = 256;
+
+/** The header line and then every row, produced as the rows arrive, in chunks of lines. */
 export async function* csvLines(
   columns: CsvColumns | readonly string[],
   rows: AsyncIterable<Record<string, unknown>> | Iterable<Record<string, unknown>>,
   locale?: CsvLocale,
 ): AsyncGenerator<string> {
   const { names, decimals } = 'names' in columns ? columns : { names: columns, decimals: new Set<string>() };
-  if (locale !== 'da') {
-    yield csvLine(names);
-    for await (const row of rows) yield csvLine(names.map((c) => row[c]));
-    return;
-  }
+  const danish = locale === 'da';
+  const options = danish ? DANISH : RFC_4180;
+  const value = danish
+    ? (row: Record<string, unknown>, c: string) => (decimals.has(c) ? danishDecimal(row[c]) : row[c])
+    : (row: Record<string, unknown>, c: string) => row[c];
   // The byte-order mark makes Excel read the file as UTF-8 (æ, ø, å) rather than Windows-1252.
-  yield `\uFEFF${csvLine(names, ';')}`;
-  for await (const row of rows)
-    yield csvLine(
-      names.map((c) => (decimals.has(c) ? danishDecimal(row[c]) : row[c])),
-      ';',
-    );
+  yield `${danish ? '\uFEFF' : ''}${stringify([names], options)}`;
+  let chunk: unknown[][] = [];
+  for await (const row of rows) {
+    chunk.push(names.map((c) => value(row, c)));
+    if (chunk.length < CHUNK_ROWS) continue;
+    yield stringify(chunk, options);
+    chunk = [];
+  }
+  if (chunk.length > 0) yield stringify(chunk, options);
 }
 
 /**
