@@ -1,4 +1,5 @@
 import { Big } from 'big.js';
+import { LRUCache } from 'lru-cache';
 import type { AppContext } from '../../context.js';
 import { badRequest, notFound } from '../../http/problem.js';
 import { ProviderError } from '../../providers/http.js';
@@ -44,7 +45,9 @@ export function consumerItem(h: PricedHour): ConsumerPriceItem {
 
 /** The consumer price of every hour (all charges and VAT), the household's costs, the cheapest hours. */
 export class CostService {
-  private readonly cache = new Map<string, { version: number; answer: ConsumerPricesAnswer }>();
+  private readonly cache = new LRUCache<string, { version: number; answer: ConsumerPricesAnswer }>({
+    max: CACHE_ENTRIES,
+  });
   private readonly pricing: Pricing;
 
   constructor(
@@ -97,10 +100,7 @@ export class CostService {
       items,
     };
     const answer = { body, json: Buffer.from(JSON.stringify(body)), complete };
-    if (complete) {
-      if (this.cache.size >= CACHE_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
-      this.cache.set(key, { version, answer });
-    }
+    if (complete) this.cache.set(key, { version, answer });
     return answer;
   }
 

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { AppContext } from '../../context.js';
 import { badRequest } from '../../http/problem.js';
 import { DAYS, isDayIn } from '../../http/types.js';
@@ -25,17 +26,10 @@ export interface SerializedDay {
   complete: boolean;
 }
 
-/** Complete days kept in memory per cache; the oldest entry goes first, so memory stays bounded. */
+/** Complete days kept in memory per cache; the least recently used goes first, so memory stays bounded. */
 const CACHE_ENTRIES = 400;
-/** Days whose last fetch is remembered (for RETRY_AFTER_MS); the least recently fetched goes first. */
+/** Days whose last fetch is remembered (for RETRY_AFTER_MS); the least recently used goes first. */
 const ATTEMPT_ENTRIES = 1000;
-
-/** Keeps `key` as the most recent entry; past `cap` entries the least recent goes. */
-export function remember<T>(cache: Map<string, T>, key: string, value: T, cap = CACHE_ENTRIES) {
-  cache.delete(key);
-  if (cache.size >= cap) cache.delete(cache.keys().next().value!);
-  cache.set(key, value);
-}
 
 interface Attempt {
   at: number;
@@ -43,10 +37,10 @@ interface Attempt {
 }
 
 export class PriceService {
-  private readonly elpriceCache = new Map<string, SerializedDay>();
-  private readonly pricesCache = new Map<string, SerializedDay>();
+  private readonly elpriceCache = new LRUCache<string, SerializedDay>({ max: CACHE_ENTRIES });
+  private readonly pricesCache = new LRUCache<string, SerializedDay>({ max: CACHE_ENTRIES });
   private readonly inflight = new Map<string, Promise<void>>();
-  private readonly attempts = new Map<string, Attempt>();
+  private readonly attempts = new LRUCache<string, Attempt>({ max: ATTEMPT_ENTRIES });
   /** Grows whenever stored hours gain or change a tariff or charge: caches of derived answers compare it. */
   chargesVersion = 0;
 
@@ -88,7 +82,7 @@ export class PriceService {
     const known = this.elpriceCache.get(key);
     if (known) return known;
     const answer = await this.readThrough(day, () => this.readElprices(day, area), signal);
-    if (answer.complete) remember(this.elpriceCache, key, answer);
+    if (answer.complete) this.elpriceCache.set(key, answer);
     return answer;
   }
 
@@ -104,7 +98,7 @@ export class PriceService {
     const known = this.pricesCache.get(key);
     if (known) return known;
     const answer = await this.readThrough(day, () => this.readPrices(day, area), signal);
-    if (answer.complete) remember(this.pricesCache, key, answer);
+    if (answer.complete) this.pricesCache.set(key, answer);
     return answer;
   }
 
@@ -175,11 +169,10 @@ export class PriceService {
     for (const run of runs) {
       try {
         await untilAborted(this.fetchRange(run[0]!, addDays(run.at(-1)!, 1), 'refuse'), signal);
-        for (const d of run) remember(this.attempts, d, { at: now, error: null }, ATTEMPT_ENTRIES);
+        for (const d of run) this.attempts.set(d, { at: now, error: null });
       } catch (e) {
         if (!(e instanceof ProviderError)) throw e;
-        if (!(e instanceof BudgetExhausted))
-          for (const d of run) remember(this.attempts, d, { at: now, error: e }, ATTEMPT_ENTRIES);
+        if (!(e instanceof BudgetExhausted)) for (const d of run) this.attempts.set(d, { at: now, error: e });
         return;
       }
     }
@@ -230,11 +223,11 @@ export class PriceService {
       const at = () => this.ctx.clock.now().getTime();
       pending = this.fetchRange(day, addDays(day, 1), onBusy)
         .then(
-          () => remember(this.attempts, day, { at: at(), error: null }, ATTEMPT_ENTRIES),
+          () => void this.attempts.set(day, { at: at(), error: null }),
           (e: unknown) => {
             // A refused budget asked nothing of the provider: nothing to remember about the day.
             if (e instanceof ProviderError && !(e instanceof BudgetExhausted))
-              remember(this.attempts, day, { at: at(), error: e }, ATTEMPT_ENTRIES);
+              this.attempts.set(day, { at: at(), error: e });
             throw e;
           },
         )
