@@ -1,4 +1,5 @@
 import type { CliCommand } from '../../context.js';
+import { commandArgs } from '../../shared/args.js';
 import type { RunningService } from '../../remote/client.js';
 import { terminalOutput, type CommandOutput } from '../../shared/command-output.js';
 import { createRatesService } from '../rates/index.js';
@@ -34,15 +35,14 @@ const usage =
 const TARGETS: readonly RebuildWhich[] = ['deposits', 'buys', 'all'];
 
 /** The target and the repeat count, or the line that says what is wrong. */
-export function parseRebuildArgs(args: readonly string[]): { which: RebuildWhich; times: number } | string {
-  const timesAt = args.indexOf('--times');
-  const times = timesAt >= 0 ? Number(args[timesAt + 1]) : 1;
-  if (!Number.isInteger(times) || times < 1) return `ledger-rebuild: --times must be a whole number ≥ 1`;
-  const positional = args.filter((a, i) => !a.startsWith('--') && !(timesAt >= 0 && i === timesAt + 1));
-  const unknownFlag = args.find((a, i) => a.startsWith('--') && i !== timesAt);
-  if (unknownFlag) return `ledger-rebuild: unknown option ${unknownFlag}`;
-  if (positional.length > 1) return `ledger-rebuild: one target at most, not ${positional.join(' ')}`;
-  const which = positional[0] ?? 'all';
+export function parseRebuildArgs(args: string[]): { which: RebuildWhich; times: number } | string {
+  const parsed = commandArgs(args, { times: { type: 'string' } });
+  if (typeof parsed === 'string') return `ledger-rebuild: ${parsed}`;
+  const { values, positionals } = parsed;
+  const times = values.times === undefined ? 1 : /^\d+$/.test(values.times) ? Number(values.times) : NaN;
+  if (!Number.isSafeInteger(times) || times < 1) return `ledger-rebuild: --times must be a whole number ≥ 1`;
+  if (positionals.length > 1) return `ledger-rebuild: one target at most, not ${positionals.join(' ')}`;
+  const which = positionals[0] ?? 'all';
   if (!TARGETS.includes(which as RebuildWhich))
     return `ledger-rebuild: unknown target "${which}"; the targets are ${TARGETS.join(', ')}`;
   return { which: which as RebuildWhich, times };
