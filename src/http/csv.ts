@@ -19,7 +19,7 @@ export const CsvQuery = {
   csv_locale: Type.Optional(
     Type.Literal('da', {
       description:
-        'with format=csv: da for Danish spreadsheets: fields separated by ";", decimal commas, a UTF-8 byte-order mark',
+        'with format=csv: da for Danish spreadsheets: fields separated by ";", decimal commas, a UTF-8 byte-order mark; a JSON answer is the same with it',
     }),
   ),
 };
@@ -157,20 +157,17 @@ export function sendCsv(
 
 /**
  * A route without a query schema would take `?format=csv` and answer JSON all the same (every
- * route with one refuses an unknown parameter), and `csv_locale` means nothing without
- * `format=csv`: both are 400s naming the parameter.
+ * route with one refuses an unknown parameter): there `format` and `csv_locale` are 400s naming
+ * the parameter.
  */
 export function refuseFormatWithoutQuerySchema(app: FastifyInstance): void {
-  app.addHook('preValidation', async (request) => {
+  // After validation, so that a malformed path parameter or body is named first.
+  app.addHook('preHandler', async (request) => {
+    if (request.routeOptions.schema?.querystring) return;
     const query = request.query as Record<string, unknown> | undefined;
     if (!query) return;
-    if (!request.routeOptions.schema?.querystring) {
-      for (const name of ['format', 'csv_locale'])
-        if (Object.hasOwn(query, name))
-          throw badRequest(`querystring.${name}: this route answers JSON only and takes no ${name}`);
-      return;
-    }
-    if (Object.hasOwn(query, 'csv_locale') && query.format !== 'csv')
-      throw badRequest('querystring.csv_locale: only with format=csv');
+    for (const name of ['format', 'csv_locale'])
+      if (Object.hasOwn(query, name))
+        throw badRequest(`querystring.${name}: this route answers JSON only and takes no ${name}`);
   });
 }
