@@ -1,5 +1,5 @@
 import { Big } from 'big.js';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { stringify, type Options } from 'csv-stringify/sync';
 import { Readable } from 'node:stream';
 import { Type, type TSchema } from 'typebox';
@@ -161,13 +161,19 @@ export function sendCsv(
  * the parameter.
  */
 export function refuseFormatWithoutQuerySchema(app: FastifyInstance): void {
-  // After validation, so that a malformed path parameter or body is named first.
-  app.addHook('preHandler', async (request) => {
-    if (request.routeOptions.schema?.querystring) return;
-    const query = request.query as Record<string, unknown> | undefined;
-    if (!query) return;
-    for (const name of ['format', 'csv_locale'])
-      if (Object.hasOwn(query, name))
-        throw badRequest(`querystring.${name}: this route answers JSON only and takes no ${name}`);
+  // Only those routes get the check, so the others' requests pay nothing for it; it runs after
+  // validation, so that a malformed path parameter or body is named first.
+  app.addHook('onRoute', (route) => {
+    if (route.schema?.querystring) return;
+    const before = route.preHandler;
+    route.preHandler = [...(Array.isArray(before) ? before : before ? [before] : []), refuseFormat];
   });
+}
+
+async function refuseFormat(request: FastifyRequest): Promise<void> {
+  const query = request.query as Record<string, unknown> | undefined;
+  if (!query) return;
+  for (const name of ['format', 'csv_locale'])
+    if (Object.hasOwn(query, name))
+      throw badRequest(`querystring.${name}: this route answers JSON only and takes no ${name}`);
 }
