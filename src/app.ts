@@ -8,6 +8,7 @@ import { Type } from 'typebox';
 import type { Config } from './config.js';
 import type { App, AppContext, Feature, Services } from './context.js';
 import { registerBearerAuth } from './http/auth.js';
+import { refuseFormatWithoutQuerySchema } from './http/csv.js';
 import { clientErrorHandler } from './http/client-errors.js';
 import { registerLimits } from './http/limits.js';
 import { registerMetrics } from './http/metrics.js';
@@ -59,6 +60,7 @@ export async function buildApp(
   app.decorateRequest('authenticated', false);
   if (ctx.config.apiToken === null) app.addHook('onRequest', openModeGuard(ctx.config.limits.corsOrigins));
 
+  refuseFormatWithoutQuerySchema(app);
   app.addSchema(Problem);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((request, reply) =>

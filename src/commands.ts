@@ -8,7 +8,7 @@ import { importSolarCommand } from './power/solar/command.js';
 
 /** Command-line verbs beside serve and migrate. */
 export const COMMANDS: readonly (CliCommand | ConfigCommand)[] = [
-  ledgerRebuildCommand,
+  ledgerRebuildCommand(),
   importLedgerCommand(),
   backfillPricesCommand,
   syncMonthCommand(),

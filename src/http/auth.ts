@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../shared/clock.js';
 import { sendProblem } from './problem.js';
@@ -16,7 +17,7 @@ declare module 'fastify' {
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const WINDOW_MS = 60_000;
-/** Addresses remembered at most; past it the oldest go first, so a flood cannot grow memory. */
+/** Addresses remembered at most; past it the least recently seen go first, so a flood cannot grow memory. */
 const MAX_ADDRESSES = 10_000;
 
 export interface AuthOptions {
@@ -35,7 +36,7 @@ export interface AuthOptions {
  */
 export function registerBearerAuth(app: FastifyInstance, opts: AuthOptions): void {
   const expected = opts.token === null ? null : digest(opts.token);
-  const failures = new Map<string, { since: number; count: number }>();
+  const failures = new LRUCache<string, { since: number; count: number }>({ max: MAX_ADDRESSES });
 
   const blockedFor = (ip: string, now: number): number => {
     const f = failures.get(ip);
@@ -48,8 +49,6 @@ export function registerBearerAuth(app: FastifyInstance, opts: AuthOptions): voi
       f.count++;
       return;
     }
-    failures.delete(ip);
-    if (failures.size >= MAX_ADDRESSES) failures.delete(failures.keys().next().value!);
     failures.set(ip, { since: now, count: 1 });
   };
 

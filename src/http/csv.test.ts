@@ -58,7 +58,7 @@ describe('CSV (RFC 4180)', () => {
       fc.property(
         fc.array(fc.array(fc.string(), { minLength: 1, maxLength: 5 }), { maxLength: 5 }),
         (rows) => {
-          const text = rows.map(csvLine).join('');
+          const text = rows.map((r) => csvLine(r)).join('');
           expect(parseCsv(text)).toEqual(rows);
         },
       ),
@@ -73,5 +73,22 @@ describe('CSV (RFC 4180)', () => {
     const out: string[] = [];
     for await (const line of csvLines(['a', 'b'], rows())) out.push(line);
     expect(out.join('')).toBe('a,b\r\nx,2\r\ny,\r\n');
+  });
+
+  it('writes for Danish spreadsheets: ";" between fields, decimal commas in decimal columns only, a BOM', async () => {
+    const columns = { names: ['name', 'kwh', 'amount', 'day'], decimals: new Set(['kwh', 'amount']) };
+    const rows = [
+      { name: 'a;b', kwh: 0.0000001, amount: '-12.50', day: '2026-01-15' },
+      { name: '1.5', kwh: 3, amount: '7', day: null },
+      { name: 'x,y', kwh: 1e21, amount: null, day: '2026' },
+    ];
+    let out = '';
+    for await (const line of csvLines(columns, rows, 'da')) out += line;
+    expect(out).toBe(
+      '\uFEFFname;kwh;amount;day\r\n' +
+        '"a;b";0,0000001;-12,50;2026-01-15\r\n' +
+        '1.5;3;7;\r\n' +
+        'x,y;1000000000000000000000;;2026\r\n',
+    );
   });
 });

@@ -1,14 +1,31 @@
 import { Big } from 'big.js';
-import type { FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { stringify, type Options } from 'csv-stringify/sync';
 import { Readable } from 'node:stream';
 import { Type, type TSchema } from 'typebox';
+import { badRequest } from './problem.js';
+import { DECIMAL_PATTERN } from './types.js';
 
-/** `?format=csv` beside JSON, for the routes that offer their rows as a spreadsheet. */
-export const Format = Type.Optional(
-  Type.Union([Type.Literal('json'), Type.Literal('csv')], {
-    description: 'json (default) or csv: RFC 4180, a header of the JSON field names, dot decimals',
-  }),
-);
+/**
+ * `?format=csv` beside JSON, for the routes that offer their rows as a spreadsheet, and
+ * `csv_locale=da` for a spreadsheet set up for Denmark. Spread into a route's query schema.
+ */
+export const CsvQuery = {
+  format: Type.Optional(
+    Type.Union([Type.Literal('json'), Type.Literal('csv')], {
+      description: 'json (default) or csv: RFC 4180, a header of the JSON field names, dot decimals',
+    }),
+  ),
+  csv_locale: Type.Optional(
+    Type.Literal('da', {
+      description:
+        'with format=csv: da for Danish spreadsheets: fields separated by ";", decimal commas, a UTF-8 byte-order mark; a JSON answer is the same with it',
+    }),
+  ),
+};
+
+/** How a CSV answer is written: RFC 4180 (`,`, dot decimals), or for Danish spreadsheets. */
+export type CsvLocale = 'da' | undefined;
 
 /** The OpenAPI description of a CSV answer. */
 export const CsvContent = {
@@ -27,53 +44,136 @@ export function jsonOrCsv<T extends TSchema>(
   return { description, content: { 'application/json': { schema }, ...CsvContent.content } } as unknown as T;
 }
 
+/** The columns of a CSV answer, and which of them hold decimals (written with a comma in Danish). */
+export interface CsvColumns {
+  readonly names: readonly string[];
+  readonly decimals: ReadonlySet<string>;
+}
+
+/** Plain dot-decimal notation, never an exponent. */
+function plainNumber(value: number): string {
+  if (!Number.isFinite(value)) throw new Error(`csv: ${value} is not a finite number`);
+  return Number.isInteger(value) && Math.abs(value) < 1e21 ? String(value) : new Big(value).toFixed();
+}
+
+/**
+ * csv-stringify's options for RFC 4180 with `delimiter`: CRLF after every record, a field quoted
+ * when it holds the delimiter, a quote or a line break (quotes doubled), null empty, and values
+ * written as JSON writes them rather than its defaults (a boolean as `1` or empty, a date in ms).
+ */
+function options(delimiter: string): Options {
+  return {
+    delimiter,
+    record_delimiter: '\r\n',
+    quote_record_delimiter: true,
+    cast: {
+      number: plainNumber,
+      boolean: String,
+      bigint: String,
+      date: (d) => JSON.stringify(d),
+      object: (o) => JSON.stringify(o),
+    },
+  };
+}
+const RFC_4180 = options(',');
+const DANISH = options(';');
+const dialect = (delimiter: string) =>
+  delimiter === ',' ? RFC_4180 : delimiter === ';' ? DANISH : options(delimiter);
+
 /** One field: numbers in plain dot-decimal notation (never an exponent), text quoted when it must be. */
-export function csvField(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  let text: string;
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw new Error(`csv: ${value} is not a finite number`);
-    text = Number.isInteger(value) && Math.abs(value) < 1e21 ? String(value) : new Big(value).toFixed();
-  } else if (typeof value === 'string') text = value;
-  else if (typeof value === 'boolean') text = String(value);
-  else text = JSON.stringify(value);
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+export function csvField(value: unknown, delimiter = ','): string {
+  return stringify([[value]], { ...dialect(delimiter), eof: false });
 }
 
 /** The header of a CSV answer: the JSON field names of a row schema, in its order, less `drop`. */
 export function csvColumns(
   row: { properties: Record<string, unknown> },
   drop: readonly string[] = [],
-): string[] {
-  return Object.keys(row.properties).filter((k) => !drop.includes(k));
+): CsvColumns {
+  const names = Object.keys(row.properties).filter((k) => !drop.includes(k));
+  const decimals = names.filter((k) => {
+    const s = row.properties[k] as { type?: unknown; pattern?: unknown };
+    const types = Array.isArray(s.type) ? (s.type as unknown[]) : [s.type];
+    return types.includes('number') || s.pattern === DECIMAL_PATTERN;
+  });
+  return { names, decimals: new Set(decimals) };
 }
 
 /** One record, CRLF-terminated as RFC 4180 asks. */
-export function csvLine(values: readonly unknown[]): string {
-  return `${values.map(csvField).join(',')}\r\n`;
+export function csvLine(values: readonly unknown[], delimiter = ','): string {
+  return stringify([values], dialect(delimiter));
 }
 
-/** The header line and then every row, produced as the rows arrive. */
+/** A decimal column's value for a Danish spreadsheet: a comma before the decimals. */
+function danishDecimal(value: unknown): unknown {
+  if (typeof value === 'number') return plainNumber(value).replace('.', ',');
+  if (typeof value === 'string' && /^-?\d+\.\d+$/.test(value)) return value.replace('.', ',');
+  return value;
+}
+
+/** Rows written per chunk: one csv-stringify call each, and no more held than this. */
+const CHUNK_ROWS = 256;
+
+/** The header line and then every row, produced as the rows arrive, in chunks of lines. */
 export async function* csvLines(
-  columns: readonly string[],
+  columns: CsvColumns | readonly string[],
   rows: AsyncIterable<Record<string, unknown>> | Iterable<Record<string, unknown>>,
+  locale?: CsvLocale,
 ): AsyncGenerator<string> {
-  yield csvLine(columns);
-  for await (const row of rows) yield csvLine(columns.map((c) => row[c]));
+  const { names, decimals } = 'names' in columns ? columns : { names: columns, decimals: new Set<string>() };
+  const danish = locale === 'da';
+  const options = danish ? DANISH : RFC_4180;
+  const value = danish
+    ? (row: Record<string, unknown>, c: string) => (decimals.has(c) ? danishDecimal(row[c]) : row[c])
+    : (row: Record<string, unknown>, c: string) => row[c];
+  // The byte-order mark makes Excel read the file as UTF-8 (æ, ø, å) rather than Windows-1252.
+  yield `${danish ? '\uFEFF' : ''}${stringify([names], options)}`;
+  let chunk: unknown[][] = [];
+  for await (const row of rows) {
+    chunk.push(names.map((c) => value(row, c)));
+    if (chunk.length < CHUNK_ROWS) continue;
+    yield stringify(chunk, options);
+    chunk = [];
+  }
+  if (chunk.length > 0) yield stringify(chunk, options);
 }
 
 /**
- * Streams rows as a CSV download: nothing is held beyond the page being read, so a history of
- * any length goes out in constant memory.
+ * Streams rows as a CSV download, in the dialect the request's `csv_locale` asks for: nothing is
+ * held beyond the page being read, so a history of any length goes out in constant memory.
  */
 export function sendCsv(
   reply: FastifyReply,
   filename: string,
-  columns: readonly string[],
+  columns: CsvColumns,
   rows: AsyncIterable<Record<string, unknown>> | Iterable<Record<string, unknown>>,
 ): FastifyReply {
+  const locale = (reply.request.query as { csv_locale?: CsvLocale } | undefined)?.csv_locale;
   return reply
     .type('text/csv; charset=utf-8')
     .header('content-disposition', `attachment; filename="${filename.replace(/[^\w.-]/g, '_')}"`)
-    .send(Readable.from(csvLines(columns, rows)));
+    .send(Readable.from(csvLines(columns, rows, locale)));
+}
+
+/**
+ * A route without a query schema would take `?format=csv` and answer JSON all the same (every
+ * route with one refuses an unknown parameter): there `format` and `csv_locale` are 400s naming
+ * the parameter.
+ */
+export function refuseFormatWithoutQuerySchema(app: FastifyInstance): void {
+  // Only those routes get the check, so the others' requests pay nothing for it; it runs after
+  // validation, so that a malformed path parameter or body is named first.
+  app.addHook('onRoute', (route) => {
+    if (route.schema?.querystring) return;
+    const before = route.preHandler;
+    route.preHandler = [...(Array.isArray(before) ? before : before ? [before] : []), refuseFormat];
+  });
+}
+
+async function refuseFormat(request: FastifyRequest): Promise<void> {
+  const query = request.query as Record<string, unknown> | undefined;
+  if (!query) return;
+  for (const name of ['format', 'csv_locale'])
+    if (Object.hasOwn(query, name))
+      throw badRequest(`querystring.${name}: this route answers JSON only and takes no ${name}`);
 }

@@ -2,6 +2,7 @@ import type { FastifyError } from 'fastify';
 import { Type, type TSchema } from 'typebox';
 import { describe, expect, it } from 'vitest';
 import { validationDetail } from './problem.js';
+import { Amount } from './types.js';
 import { validatorCompiler } from './validation.js';
 
 const compile = validatorCompiler();
@@ -46,6 +47,26 @@ describe('validationDetail', () => {
     expect(detailFor(Query, 'querystring', { extra: '1' })).toBe('querystring: unknown field "extra"');
     expect(detailFor(Query, 'querystring', { day: '2026-02-30' })).toBe(
       'querystring.day: must be a calendar date YYYY-MM-DD',
+    );
+  });
+
+  it('answers a decimal comma with the dotted number to send, never a regular expression', () => {
+    const Body = Type.Object({ amount: Amount() });
+    expect(detailFor(Body, 'body', { amount: '12,50' })).toBe(
+      'body.amount: "12,50" is not a decimal number; use a dot: 12.50',
+    );
+    expect(detailFor(Body, 'body', { amount: '12.5x' })).toBe(
+      'body.amount: "12.5x" is not a positive decimal with at most 8 decimals (digits, and a dot before the decimals)',
+    );
+    expect(detailFor(Body, 'body', { amount: 0.1 + 0.2 })).toMatch(
+      /^body\.amount: 0\.30000000000000004 is not /,
+    );
+    expect(detailFor(Body, 'body', { amount: true })).toBe(
+      'body.amount: must be a positive decimal with at most 8 decimals: a string such as "12.50", or a number',
+    );
+    const Query = Type.Object({ ratio: Type.Number() });
+    expect(detailFor(Query, 'querystring', { ratio: '1,5' })).toBe(
+      'querystring.ratio: "1,5" is not a decimal number; use a dot: 1.5',
     );
   });
 });

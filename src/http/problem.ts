@@ -111,8 +111,6 @@ function messageOf(keyword: string, params: Record<string, unknown>): string | n
   if (keyword === 'format' && params.format === 'date') return 'must be a calendar date YYYY-MM-DD';
   if (keyword === 'formatMinimum') return `must be a day on or after ${String(params.limit)}`;
   if (keyword === 'formatMaximum') return `must be a day on or before ${String(params.limit)}`;
-  if (keyword === 'x-exact-decimal')
-    return 'must be a positive decimal with at most 8 decimals: a string, or a number whose every digit a float keeps (at most 15 significant digits)';
   return null;
 }
 

@@ -36,6 +36,17 @@ export function Name(options: { minLength?: number; maxLength: number; descripti
   });
 }
 
+/**
+ * One of `values`, in any letter case (`dk1` is `DK1`): the validator replaces a match by the
+ * value as listed before the choice is checked (the `x-any-case` keyword, src/http/validation.ts).
+ */
+export function AnyCase<const T extends readonly string[]>(values: T, description: string) {
+  return Type.Union(
+    values.map((v) => Type.Literal(v)),
+    { 'x-any-case': true, description: `${description}; any letter case` },
+  ) as unknown as TUnsafe<T[number]>;
+}
+
 /** An opaque page cursor: base64url text, at most 200 characters; its content is checked where it is read. */
 export const Cursor = Type.String({
   minLength: 1,
@@ -64,10 +75,13 @@ export function Amount(description = 'a positive decimal amount') {
   });
 }
 
+/** The pattern of `Decimal`, by which a CSV export knows a decimal column (src/http/csv.ts). */
+export const DECIMAL_PATTERN = '^-?[0-9]+(\\.[0-9]+)?$';
+
 /** A fiat amount as answered: a decimal string, exact (SQL numeric), never a float. */
 export function Decimal(description = 'a fiat amount') {
   return Type.String({
-    pattern: '^-?[0-9]+(\\.[0-9]+)?$',
+    pattern: DECIMAL_PATTERN,
     description: `${description}; a decimal string, exact`,
   });
 }

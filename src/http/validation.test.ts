@@ -1,6 +1,6 @@
 import { Type, type TSchema } from 'typebox';
 import { describe, expect, it } from 'vitest';
-import { DAYS, Day, isDayIn } from './types.js';
+import { AnyCase, DAYS, Day, isDayIn } from './types.js';
 import { validatorCompiler } from './validation.js';
 
 const compile = validatorCompiler();
@@ -96,5 +96,23 @@ describe('dates: one day type, a real calendar day inside the range of its data'
     expect(isDayIn(DAYS.ledger, '2009-01-02')).toBe(false);
     expect(isDayIn(DAYS.ledger, '2023-02-29')).toBe(false);
     expect(isDayIn(DAYS.prices, '0000-01-01')).toBe(false);
+  });
+});
+
+describe('a choice in any letter case: the value becomes the literal as listed', () => {
+  const AreaQuery = Type.Object({ area: Type.Optional(AnyCase(['DK1', 'DK2'], 'an area')) });
+
+  it.each(['dk1', 'Dk1', 'dK1', 'DK1'])('%s is taken as DK1', (area) => {
+    expect(check(AreaQuery, 'querystring', { area })).toEqual({
+      ok: true,
+      data: { area: 'DK1' },
+      error: null,
+    });
+  });
+
+  it('refuses a value that is none of them in any case, and leaves a plain choice case-sensitive', () => {
+    expect(check(AreaQuery, 'querystring', { area: 'dk3' }).ok).toBe(false);
+    const Plain = Type.Object({ area: Type.Union([Type.Literal('DK1'), Type.Literal('DK2')]) });
+    expect(check(Plain, 'querystring', { area: 'dk1' }).ok).toBe(false);
   });
 });

@@ -17,10 +17,13 @@ import { lazyValidator } from './lazy-compile.js';
  *    `number` branch would turn exact digits into a float.
  * 3. Every integer is bounded by the safe-integer range even where its schema names no bound.
  * 4. `x-exact-decimal: n` (the `Amount` type) takes a positive decimal of at most n decimals, as
- *    text or as a number that a float did not alter (see isExactDecimal).
+ *    text or as a number that a float did not alter (see isExactDecimal); a refusal shows the
+ *    value in words, and a decimal comma (`"12,50"`) is answered with the dotted number to send.
  * 5. `x-text: 'text' | 'name'` (the `Text` and `Name` types) refuses NUL and unpaired surrogates,
  *    and in names control and invisible characters; a name is replaced by its NFC form, which
  *    must still fit the schema's maxLength (src/shared/text.ts).
+ * 6. `x-any-case: true` on a choice of text literals (`AnyCase`) first replaces a value that
+ *    matches one of them in another letter case by the literal, so `dk1` is taken as `DK1`.
  */
 type Part = 'body' | 'querystring' | 'params' | 'headers';
 
@@ -44,13 +47,48 @@ const checkText: SchemaValidateFunction = (kind: TextKind, data: string, parent,
   return true;
 };
 
+/** The `x-exact-decimal` keyword: refuses in words, showing the value and, for a comma, the fix. */
+const checkDecimal: SchemaValidateFunction = (decimals: number, data: unknown) => {
+  if (isExactDecimal(data, decimals)) return true;
+  checkDecimal.errors = [
+    { keyword: 'x-exact-decimal', message: decimalRefusal(data, decimals), params: { decimals } },
+  ];
+  return false;
+};
+
+/** Why `value` is no amount, in words a person can act on. */
+export function decimalRefusal(value: unknown, decimals: number): string {
+  const rule = `a positive decimal with at most ${decimals} decimals`;
+  if (typeof value === 'string') {
+    const shown = JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+    if (/^\d+,\d+$/.test(value))
+      return `${shown} is not a decimal number; use a dot: ${value.replace(',', '.')}`;
+    return `${shown} is not ${rule} (digits, and a dot before the decimals)`;
+  }
+  if (typeof value === 'number')
+    return `${value} is not ${rule}, or has more digits than a float keeps (at most 15 significant digits; send it as a string)`;
+  return `must be ${rule}: a string such as "12.50", or a number`;
+}
+
+/** The `x-any-case` keyword: never fails; the choice beside it does, naming the literals. */
+const anyCase: SchemaValidateFunction = (_on: boolean, data: unknown, parent, at) => {
+  if (typeof data !== 'string' || !at) return true;
+  const literals = ((parent?.anyOf ?? []) as Schema[]).map((s) => s.const);
+  const match = literals.find((l) => typeof l === 'string' && l.toLowerCase() === data.toLowerCase());
+  if (match !== undefined) at.parentData[at.parentDataProperty] = match;
+  return true;
+};
+
 function withFormats(ajv: Ajv): Ajv {
   // ajv-formats is CommonJS; under ESM its plugin arrives as the default export's default.
   (addFormats as unknown as { default: (a: Ajv) => void }).default(ajv);
+  // Before `anyOf`, whose branches would answer with the string branch's regular expression.
   ajv.addKeyword({
     keyword: 'x-exact-decimal',
     schemaType: 'number',
-    validate: (decimals: number, data: unknown) => isExactDecimal(data, decimals),
+    errors: true,
+    before: 'anyOf',
+    validate: checkDecimal,
   });
   ajv.addKeyword({
     keyword: 'x-text',
@@ -59,6 +97,14 @@ function withFormats(ajv: Ajv): Ajv {
     modifying: true,
     errors: true,
     validate: checkText,
+  });
+  // Before `const`, and so before `anyOf`: the choice sees the replaced value.
+  ajv.addKeyword({
+    keyword: 'x-any-case',
+    schemaType: 'boolean',
+    modifying: true,
+    before: 'const',
+    validate: anyCase,
   });
   return ajv;
 }
@@ -126,8 +172,9 @@ function strictNumbers(validate: ValidateFunction, numeric: [string, 'integer' |
       for (const [name, kind] of numeric) {
         const v = (data as Record<string, unknown>)[name];
         const texts = typeof v === 'string' ? [v] : Array.isArray(v) ? v : [];
-        if (texts.every((t) => typeof t !== 'string' || wellWritten(t, kind))) continue;
-        check.errors = [numberError(name, kind)];
+        const bad = texts.find((t): t is string => typeof t === 'string' && !wellWritten(t, kind));
+        if (bad === undefined) continue;
+        check.errors = [numberError(name, kind, bad)];
         return false;
       }
     }
@@ -141,14 +188,16 @@ function strictNumbers(validate: ValidateFunction, numeric: [string, 'integer' |
   return check;
 }
 
-function numberError(name: string, kind: 'integer' | 'number'): ErrorObject {
+function numberError(name: string, kind: 'integer' | 'number', value: string): ErrorObject {
+  const comma = kind === 'number' && /^-?\d+,\d+$/.test(value);
   return {
     instancePath: `/${name}`,
     schemaPath: `#/properties/${name}/type`,
     keyword: 'type',
     params: { type: kind },
-    message:
-      kind === 'integer'
+    message: comma
+      ? `"${value}" is not a decimal number; use a dot: ${value.replace(',', '.')}`
+      : kind === 'integer'
         ? 'must be a whole number written in decimal digits'
         : 'must be a finite number written in decimal digits',
   };

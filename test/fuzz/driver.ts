@@ -232,13 +232,18 @@ export function contractViolation(req: FuzzRequest, res: LightMyRequestResponse)
   return null;
 }
 
-/** A CSV answer only when format=csv was asked, and then with a header row of field names. */
+/**
+ * A CSV answer only when format=csv was asked, and then with a header row of field names:
+ * separated by `,`, or with csv_locale=da by `;` after a byte-order mark.
+ */
 function csvViolation(req: FuzzRequest, res: LightMyRequestResponse, type: string): string | null {
   if (type !== 'text/csv') return null;
   const where = `${req.route.method} ${req.url.slice(0, 120)}`;
   if (!/[?&]format=csv(&|$)/.test(req.url)) return `${where}: CSV that was not asked for`;
   const header = res.body.split('\r\n', 1)[0] ?? '';
-  return /^[a-z_0-9]+(,[a-z_0-9]+)*$/.test(header) ? null : `${where}: CSV without a header row`;
+  const danish = /[?&]csv_locale=da(&|$)/.test(req.url);
+  const names = danish ? /^\uFEFF[a-z_0-9]+(;[a-z_0-9]+)*$/ : /^[a-z_0-9]+(,[a-z_0-9]+)*$/;
+  return names.test(header) ? null : `${where}: CSV without a header row`;
 }
 
 /** A digest of every row of every table in the service schemas: equal digests, equal data. */

@@ -1,7 +1,7 @@
 import { Presets, SingleBar } from 'cli-progress';
 import { readFile, stat } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import type { CliCommand } from '../../context.js';
+import { commandArgs } from '../../shared/args.js';
 import { createRatesService } from '../rates/index.js';
 import type { RatesService } from '../rates/service.js';
 import { importServiceOf } from './index.js';
@@ -91,22 +91,14 @@ export function importLedgerCommand(opts: ImportLedgerOptions = {}): CliCommand 
 type Parsed = { file: string; source: Source; exchange?: number; to_wallet?: number; dry_run: boolean };
 
 function argsOf(args: string[]): Parsed | string {
-  let values;
-  let positionals;
-  try {
-    ({ values, positionals } = parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        source: { type: 'string' },
-        exchange: { type: 'string' },
-        'to-wallet': { type: 'string' },
-        'dry-run': { type: 'boolean' },
-      },
-    }));
-  } catch (e) {
-    return (e as Error).message;
-  }
+  const parsed = commandArgs(args, {
+    source: { type: 'string' },
+    exchange: { type: 'string' },
+    'to-wallet': { type: 'string' },
+    'dry-run': { type: 'boolean' },
+  });
+  if (typeof parsed === 'string') return parsed;
+  const { values, positionals } = parsed;
   if (positionals.length !== 1) return 'name one file';
   const source = values.source as Source;
   if (!SOURCES.includes(source)) return `--source must be one of ${SOURCES.join(', ')}`;

@@ -1,4 +1,5 @@
 import type { CliCommand } from '../../context.js';
+import { commandArgs } from '../../shared/args.js';
 import type { RunningService } from '../../remote/client.js';
 import { terminalOutput, type CommandOutput } from '../../shared/command-output.js';
 import { createRatesService } from '../rates/index.js';
@@ -31,33 +32,45 @@ export async function rebuildTables(
 
 const usage =
   'ledger-rebuild [deposits|buys|all] [--times N]  recompute the ledger read tables from the events';
-const output = terminalOutput();
+const TARGETS: readonly RebuildWhich[] = ['deposits', 'buys', 'all'];
 
-function parse(args: string[]): { which: RebuildWhich; times: number } | null {
-  const timesAt = args.indexOf('--times');
-  const times = timesAt >= 0 ? Number(args[timesAt + 1]) : 1;
-  const which = args.find((a, i) => !a.startsWith('--') && i !== timesAt + 1) ?? 'all';
-  if (!['deposits', 'buys', 'all'].includes(which) || !Number.isInteger(times) || times < 1) {
-    output.err(`usage: ${usage}`);
-    return null;
-  }
+/** The target and the repeat count, or the line that says what is wrong. */
+export function parseRebuildArgs(args: string[]): { which: RebuildWhich; times: number } | string {
+  const parsed = commandArgs(args, { times: { type: 'string' } });
+  if (typeof parsed === 'string') return `ledger-rebuild: ${parsed}`;
+  const { values, positionals } = parsed;
+  const times = values.times === undefined ? 1 : /^\d+$/.test(values.times) ? Number(values.times) : NaN;
+  if (!Number.isSafeInteger(times) || times < 1) return `ledger-rebuild: --times must be a whole number ≥ 1`;
+  if (positionals.length > 1) return `ledger-rebuild: one target at most, not ${positionals.join(' ')}`;
+  const which = positionals[0] ?? 'all';
+  if (!TARGETS.includes(which as RebuildWhich))
+    return `ledger-rebuild: unknown target "${which}"; the targets are ${TARGETS.join(', ')}`;
   return { which: which as RebuildWhich, times };
 }
 
 /** `ledger-rebuild [deposits|buys|all] [--times N]`: the rebuild endpoints from the command line. */
-export const ledgerRebuildCommand: CliCommand = {
-  name: 'ledger-rebuild',
-  usage,
-  async run(args, ctx) {
-    const p = parse(args);
-    if (!p) return 2;
-    const ledger = createLedgerService(ctx, createRatesService(ctx));
-    return rebuildTables(ledger, p.which, p.times, output, ctx.shutdown);
-  },
-  async forward(args, service: RunningService) {
-    const p = parse(args);
-    if (!p) return 2;
-    const query = { table: p.which, times: String(p.times) };
-    return service.runJob('ledger-rebuild', '/api/jobs/ledger-rebuild', { query }, output);
-  },
-};
+export function ledgerRebuildCommand(output: CommandOutput = terminalOutput()): CliCommand {
+  const parse = (args: string[]) => {
+    const p = parseRebuildArgs(args);
+    if (typeof p !== 'string') return p;
+    output.err(p);
+    output.err(`usage: ${usage}`);
+    return null;
+  };
+  return {
+    name: 'ledger-rebuild',
+    usage,
+    async run(args, ctx) {
+      const p = parse(args);
+      if (!p) return 2;
+      const ledger = createLedgerService(ctx, createRatesService(ctx));
+      return rebuildTables(ledger, p.which, p.times, output, ctx.shutdown);
+    },
+    async forward(args, service: RunningService) {
+      const p = parse(args);
+      if (!p) return 2;
+      const query = { table: p.which, times: String(p.times) };
+      return service.runJob('ledger-rebuild', '/api/jobs/ledger-rebuild', { query }, output);
+    },
+  };
+}

@@ -157,6 +157,14 @@ describe('money kept exactly', () => {
     expect((await t.call('GET', '/api/events?limit=1000')).json()).toEqual(before);
   });
 
+  it('answers a decimal comma with the number to send instead', async () => {
+    const res = await post(deposit('12,50'));
+    expect(res.statusCode).toBe(400);
+    expect(res.json<{ detail: string }>().detail).toBe(
+      'body.amount: "12,50" is not a decimal number; use a dot: 12.50',
+    );
+  });
+
   it('refuses any other field given in another JSON type', async () => {
     for (const [field, value] of [
       ['wallet', [exchange]],

@@ -128,4 +128,28 @@ describe('?format=csv answers every row as text/csv', () => {
     expect(bad.statusCode).toBe(400);
     expect(bad.json<{ detail: string }>().detail).toMatch(/querystring\.format/);
   });
+
+  it('/api/deposits/totals?format=csv answers the totals as text/csv, the same rows as the JSON', async () => {
+    const json = (await t.call('GET', '/api/deposits/totals')).json<Record<string, unknown>[]>();
+    const res = await t.call('GET', '/api/deposits/totals?format=csv');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/csv/);
+    expect(res.headers['content-disposition']).toBe('attachment; filename="deposit-totals.csv"');
+    expect(res.body.slice(0, res.body.indexOf('\r\n'))).toBe('wallet,currency,amount');
+    const records = parse<Record<string, string>>(res.body, { columns: true });
+    expect(json.length).toBeGreaterThan(0);
+    expect(records).toEqual(
+      json.map((r) => ({ wallet: String(r.wallet), currency: r.currency, amount: r.amount })),
+    );
+    expect((await t.call('GET', '/api/deposits/totals?format=xml')).statusCode).toBe(400);
+  });
+
+  it.each(['/api/events/1', '/api/wallets/1', '/health'])(
+    '%s, a route with no CSV, refuses format=csv with a 400 naming format',
+    async (path) => {
+      const res = await t.call('GET', `${path}?format=csv`);
+      expect(res.statusCode).toBe(400);
+      expect(res.json<{ detail: string }>().detail).toMatch(/^querystring\.format: /);
+    },
+  );
 });

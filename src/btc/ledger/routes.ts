@@ -204,11 +204,17 @@ export function ledgerRoutes(app: App, ledger: LedgerService, shutdown: AbortSig
       schema: {
         tags,
         security,
-        summary: 'Fiat deposited per exchange and currency',
-        response: { 200: Type.Array(s.DepositTotal), ...problems(401) },
+        summary: 'Fiat deposited per exchange and currency; format=csv as text/csv',
+        querystring: s.TotalsQuery,
+        response: { 200: jsonOrCsv(Type.Array(s.DepositTotal)), ...problems(400, 401) },
       },
     },
-    async () => ledger.depositTotals(),
+    async (req, reply) => {
+      const totals = await ledger.depositTotals();
+      return req.query.format === 'csv'
+        ? sendCsv(reply, 'deposit-totals.csv', s.CSV_COLUMNS.totals, totals)
+        : totals;
+    },
   );
   app.get(
     '/api/buys',

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { csvColumns, Format } from '../../http/csv.js';
+import { csvColumns, CsvQuery } from '../../http/csv.js';
 import { Amount, Cursor, DAYS, Day as DayOf, Decimal, Name as NameOf, Text } from '../../http/types.js';
 import { CURRENCIES, EVENT_FIELDS, EVENT_TYPES, type EventType } from './events.js';
 
@@ -151,7 +151,7 @@ export const EventQuery = Type.Object(
     to: Type.Optional(Day),
     limit: Type.Optional(Limit),
     cursor: Type.Optional(Cursor),
-    format: Format,
+    ...CsvQuery,
   },
   { additionalProperties: false },
 );
@@ -171,7 +171,7 @@ export const ListQuery = Type.Object(
     to: Type.Optional(Day),
     limit: Type.Optional(Limit),
     cursor: Type.Optional(Cursor),
-    format: Format,
+    ...CsvQuery,
   },
   { additionalProperties: false },
 );
@@ -201,7 +201,10 @@ export const DepositPage = Type.Object({ items: Type.Array(Deposit), next_cursor
 export const BuyPage = Type.Object({ items: Type.Array(Buy), next_cursor: NextCursor });
 
 /** The CSV columns: the JSON field names, in the order the JSON answers them. */
+export const TotalsQuery = Type.Object(CsvQuery, { additionalProperties: false });
+
 export const CSV_COLUMNS = {
+  totals: csvColumns(DepositTotal),
   events: csvColumns(Event),
   deposits: csvColumns(Deposit),
   buys: csvColumns(Buy),

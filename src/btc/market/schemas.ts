@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { csvColumns, Format } from '../../http/csv.js';
+import { csvColumns, CsvQuery } from '../../http/csv.js';
 import { DAYS, Day, Nullable } from '../../http/types.js';
 
 export const PriceRates = Type.Object({
@@ -62,7 +62,7 @@ export const PremiumQuery = Type.Object(
       default: 'hour',
       description: 'hour (default) or Danish day',
     }),
-    format: Format,
+    ...CsvQuery,
   },
   { additionalProperties: false },
 );

@@ -11,12 +11,21 @@ import { openDatabase } from '../../db/connect.js';
 import { DataDirLockedError } from '../../db/data-dir-lock.js';
 import { NewerDatabaseError } from '../../db/migrate.js';
 import { RemoteError, runningService } from '../../remote/client.js';
+import { commandArgs } from '../../shared/args.js';
 import { systemClock } from '../../shared/clock.js';
 import { restoreBackup, RestoreRefused } from './restore.js';
 import { backupService } from './service.js';
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const err = (line: string) => process.stderr.write(`${line}\n`);
+/** The one FILE a command names, or null (the parse error said first) when it names none or more. */
+function oneFile(verb: string, args: string[]): string | null {
+  const parsed = commandArgs(args, {});
+  if (typeof parsed === 'string') err(`${verb}: ${parsed}`);
+  const files = typeof parsed === 'string' ? [] : parsed.positionals;
+  return files.length === 1 && files[0] ? files[0] : null;
+}
+
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 /** `backup FILE`: from the folder when no process holds it, else from the running service. */
@@ -25,13 +34,14 @@ export const backupCommand: ConfigCommand = {
   usage:
     'backup FILE           a consistent backup of the embedded database (asks the running service if it holds it)',
   async runWithConfig(args, config) {
-    if (args.length !== 1 || !args[0]) {
+    const given = oneFile('backup', args);
+    if (given === null) {
       err(
         'usage: backup FILE  (a .tar.gz to write; an existing one is replaced once the new one is complete)',
       );
       return 2;
     }
-    const file = path.resolve(args[0]);
+    const file = path.resolve(given);
     if (config.database) {
       err(
         'backup: the database is a PostgreSQL server (DATABASE_URL); back it up with pg_dump (docs/operations.md, "Backups")',
@@ -90,7 +100,8 @@ export const restoreCommand: ConfigCommand = {
   name: 'restore',
   usage: 'restore FILE          fill an empty DATA_DIR from a backup, then start the service on it',
   async runWithConfig(args, config) {
-    if (args.length !== 1 || !args[0]) {
+    const given = oneFile('restore', args);
+    if (given === null) {
       err('usage: restore FILE  (a backup written by `backup` or GET /api/backup)');
       return 2;
     }
@@ -100,9 +111,9 @@ export const restoreCommand: ConfigCommand = {
     }
     const started = performance.now();
     try {
-      const manifest = await restoreBackup(path.resolve(args[0]), config.dataDir);
+      const manifest = await restoreBackup(path.resolve(given), config.dataDir);
       out(
-        `restore ${args[0]}: the backup of ${manifest.created_at} is now the database in ${config.dataDir} ` +
+        `restore ${given}: the backup of ${manifest.created_at} is now the database in ${config.dataDir} ` +
           `(${((performance.now() - started) / 1000).toFixed(1)} s); start the service as usual`,
       );
       return 0;

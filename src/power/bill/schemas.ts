@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Format } from '../../http/csv.js';
+import { CsvQuery } from '../../http/csv.js';
 import { Nullable } from '../../http/types.js';
 
 export const BillQuery = Type.Object(
@@ -9,7 +9,7 @@ export const BillQuery = Type.Object(
       description: 'a Danish calendar month, YYYY-MM, from 2013-01 to the current one',
       examples: ['2025-10'],
     }),
-    format: Format,
+    ...CsvQuery,
   },
   { additionalProperties: false },
 );

@@ -81,6 +81,12 @@ describe('GET /api/cheapest', () => {
     expect(res.json<{ detail: string }>().detail).toMatch(/no 3 consecutive published hours/);
   });
 
+  it('takes the area in any letter case', async () => {
+    expect(await cheapest('hours=3&date=2026-01-15&area=dk1')).toEqual(
+      await cheapest('hours=3&date=2026-01-15&area=DK1'),
+    );
+  });
+
   it('refuses hours outside 1..12 and other bad input with a 400', async () => {
     for (const q of ['hours=0', 'hours=13', 'hours=2.5', 'hours=3&area=SE3', 'hours=3&date=2026-13-01', '']) {
       const res = await app.call('GET', `/api/cheapest?${q}`);

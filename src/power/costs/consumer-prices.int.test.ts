@@ -67,6 +67,7 @@ describe('GET /api/consumer-prices', () => {
     // 0.612345678 + 0.2929 + 0.043 + 0.072 + 0.008 + 0.05 = 1.078245678; VAT 0.2695614195
     const dk2 = await get('date=2026-01-15');
     expect(dk2.area).toBe('DK2');
+    expect(await get('date=2026-01-15&area=dk2')).toEqual(dk2);
     expect(dk2.items[6]).toMatchObject({ spot: 0.612345678, grid_tariff: 0.2929, vat: 0.2695614195 });
     expect(dk2.items[6]!.total).toBe(1.3478070975);
   });

@@ -1,10 +1,9 @@
 import { Type, type Static } from 'typebox';
-import { Format } from '../../http/csv.js';
-import { DAYS, Day, Nullable } from '../../http/types.js';
+import { CsvQuery } from '../../http/csv.js';
+import { AnyCase, DAYS, Day, Nullable } from '../../http/types.js';
+import { PRICE_AREAS } from '../../providers/energidataservice.js';
 
-const Area = Type.Union([Type.Literal('DK1'), Type.Literal('DK2')], {
-  description: 'price area; default PRICE_AREA',
-});
+const Area = AnyCase(PRICE_AREAS, 'price area, DK1 or DK2; default PRICE_AREA');
 const InstantDk = Type.String({
   description: 'start of the hour, ISO 8601 with the Danish offset of that instant',
   examples: ['2025-10-26T02:00:00+01:00'],
@@ -21,7 +20,7 @@ export const ConsumerPricesQuery = Type.Object(
           "hour (default), or quarter: one item per quarter hour (92, 96 or 100 a day), each with its quarter's spot (from 2025-10-01; before, its hour's) and its hour's tariffs",
       }),
     ),
-    format: Format,
+    ...CsvQuery,
   },
   { additionalProperties: false },
 );
@@ -75,7 +74,7 @@ export const CostsQuery = Type.Object(
         description: 'day (default), or hour: each day also lists its metered hours',
       }),
     ),
-    format: Format,
+    ...CsvQuery,
   },
   { additionalProperties: false },
 );

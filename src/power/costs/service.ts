@@ -1,4 +1,5 @@
 import { Big } from 'big.js';
+import { LRUCache } from 'lru-cache';
 import type { AppContext } from '../../context.js';
 import { invalid, notFound } from '../../shared/refusal.js';
 import { ProviderError } from '../../providers/http.js';
@@ -44,7 +45,9 @@ export function consumerItem(h: PricedHour): ConsumerPriceItem {
 
 /** The consumer price of every hour (all charges and VAT), the household's costs, the cheapest hours. */
 export class CostService {
-  private readonly cache = new Map<string, { version: number; answer: ConsumerPricesAnswer }>();
+  private readonly cache = new LRUCache<string, { version: number; answer: ConsumerPricesAnswer }>({
+    max: CACHE_ENTRIES,
+  });
   private readonly pricing: Pricing;
 
   constructor(
@@ -79,7 +82,7 @@ export class CostService {
     const where = area ?? this.ctx.config.priceArea;
     const key = `${day}|${where}|${resolution}`;
     const version = this.prices.chargesVersion;
-    await this.prices.elprice(day, signal);
+    await this.prices.elprice(day, undefined, signal);
     const hours =
       resolution === 'hour' ? await this.pricedHours(day, where) : await this.pricedQuarters(day, where);
     const items = hours.map(consumerItem);
@@ -97,10 +100,7 @@ export class CostService {
       items,
     };
     const answer = { body, json: Buffer.from(JSON.stringify(body)), complete };
-    if (complete) {
-      if (this.cache.size >= CACHE_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
-      this.cache.set(key, { version, answer });
-    }
+    if (complete) this.cache.set(key, { version, answer });
     return answer;
   }
 
@@ -226,15 +226,15 @@ export class CostService {
     const where = area ?? this.ctx.config.priceArea;
     let hours: PricedHour[];
     if (date !== undefined) {
-      await this.prices.elprice(date, signal);
+      await this.prices.elprice(date, undefined, signal);
       hours = await this.pricedHours(date, where);
     } else {
       const now = this.ctx.clock.now();
       const today = danishDate(now);
       const tomorrow = addDays(today, 1);
-      await this.prices.elprice(today, signal);
+      await this.prices.elprice(today, undefined, signal);
       // Tomorrow is published from about 13:00; until then (or while the provider fails) it is simply absent.
-      await this.prices.elprice(tomorrow, signal).catch((e: unknown) => {
+      await this.prices.elprice(tomorrow, undefined, signal).catch((e: unknown) => {
         if (!(e instanceof ProviderError)) throw e;
       });
       const hourStart = new Date(Math.floor(now.getTime() / 3_600_000) * 3_600_000);

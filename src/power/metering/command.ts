@@ -1,4 +1,5 @@
 import type { CliCommand } from '../../context.js';
+import { commandArgs } from '../../shared/args.js';
 import { refreshTokenSource } from '../../providers/eloverblik.js';
 import type { RunningService } from '../../remote/client.js';
 import type { Clock } from '../../shared/clock.js';
@@ -86,8 +87,13 @@ export function syncMonthCommand(opts: SyncMonthOptions = {}): CliCommand {
     progress: terminal.progress,
   };
   const parse = (args: string[]): string | null => {
-    const month = args[0] ?? '';
-    if (args.length === 1 && MONTH.test(month)) return month;
+    const parsed = commandArgs(args, {});
+    if (typeof parsed === 'string') {
+      output.err(`sync-month: ${parsed}`);
+      return null;
+    }
+    const [month = ''] = parsed.positionals;
+    if (parsed.positionals.length === 1 && MONTH.test(month)) return month;
     output.err(`sync-month: expected one month as YYYY-MM from 2013-01 to 2099-12, got "${args.join(' ')}"`);
     return null;
   };

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Format } from '../../http/csv.js';
+import { CsvQuery } from '../../http/csv.js';
 import { DAYS, Day } from '../../http/types.js';
 
 export const SyncQuery = Type.Object({
@@ -35,7 +35,7 @@ export const DayQuery = Type.Object({
         "hour (default): each hour's readings summed; quarter: every reading at the meter's own resolution",
     }),
   ),
-  format: Format,
+  ...CsvQuery,
 });
 
 export const EnergyRow = Type.Object({

@@ -1,4 +1,5 @@
 import type { CliCommand } from '../../context.js';
+import { commandArgs } from '../../shared/args.js';
 import type { RunningService } from '../../remote/client.js';
 import { terminalOutput, type CommandOutput } from '../../shared/command-output.js';
 import { addDays, isCalendarDate } from '../../shared/danish-time.js';
@@ -66,8 +67,11 @@ export async function backfillPrices(
 }
 
 function parse(args: string[], output: CommandOutput): { from: string; to: string } | null {
-  const [from, to] = args;
-  if (args.length !== 2 || !from || !to || !isCalendarDate(from) || !isCalendarDate(to)) {
+  const parsed = commandArgs(args, {});
+  if (typeof parsed === 'string') output.err(`backfill-prices: ${parsed}`);
+  const positionals = typeof parsed === 'string' ? [] : parsed.positionals;
+  const [from, to] = positionals;
+  if (positionals.length !== 2 || !from || !to || !isCalendarDate(from) || !isCalendarDate(to)) {
     output.err('usage: backfill-prices FROM TO  (dates YYYY-MM-DD, TO included)');
     return null;
   }

@@ -216,6 +216,45 @@ describe('input', () => {
   });
 });
 
+describe('area: one parameter, the same on every per-area route, in any letter case', () => {
+  it('GET /api/elprice?area= answers the hours of that area only, both without it', async () => {
+    const both = await elprice('2026-05-07');
+    for (const area of ['DK1', 'dk2']) {
+      const res = await app.call('GET', `/api/elprice?date=2026-05-07&area=${area}`);
+      expect(res.statusCode, res.body).toBe(200);
+      const one = res.json<ElpriceDay>();
+      expect(one).toEqual({ ...both, items: perArea(both, area.toUpperCase()) });
+      expect(one.items).toHaveLength(24);
+      expect(one.complete).toBe(true);
+    }
+  });
+
+  it('GET /api/elprice?area=&format=csv has the rows of that area', async () => {
+    const res = await app.call('GET', '/api/elprice?date=2026-05-07&area=dk1&format=csv');
+    expect(res.headers['content-disposition']).toBe('attachment; filename="elprice-2026-05-07-DK1.csv"');
+    const rows = res.body.trimEnd().split('\r\n').slice(1);
+    expect(rows).toHaveLength(24);
+    expect(rows.every((r) => r.split(',')[1] === 'DK1')).toBe(true);
+  });
+
+  it.each(['/api/prices', '/api/elprice'])(
+    '%s takes dk1 as DK1 and names both areas for DK3',
+    async (path) => {
+      const lower = await app.call('GET', `${path}?date=2026-05-07&area=dk1`);
+      expect(lower.statusCode, lower.body).toBe(200);
+      expect(lower.json<{ items: ElpriceItem[] }>().items.every((i) => i.price_area === 'DK1')).toBe(true);
+      const res = await app.call('GET', `${path}?date=2026-05-07&area=DK3`);
+      expect(res.statusCode).toBe(400);
+      expect(res.json<{ detail: string }>().detail).toBe('querystring.area: must be one of "DK1", "DK2"');
+    },
+  );
+
+  it('/api/prices echoes the area as listed', async () => {
+    const res = await app.call('GET', '/api/prices?date=2026-05-07&area=Dk2');
+    expect(res.json<{ area: string }>().area).toBe('DK2');
+  });
+});
+
 describe('GET /api/elprice?format=csv', () => {
   it('answers text/csv with the JSON field names and the same numbers, 25 hours per area', async () => {
     const json = await elprice('2025-10-26');
@@ -229,6 +268,24 @@ describe('GET /api/elprice?format=csv', () => {
     expect(lines[1]).toBe(
       [first.time_dk, first.price_area, first.price_dkk, first.tariff_dkk, first.total_dkk].join(','),
     );
+  });
+});
+
+describe('GET /api/elprice?format=csv&csv_locale=da', () => {
+  it('answers the same rows for a Danish spreadsheet: ";" between fields, decimal commas', async () => {
+    const json = await elprice('2025-10-26');
+    const res = await app.call('GET', '/api/elprice?date=2025-10-26&format=csv&csv_locale=da');
+    expect(res.statusCode).toBe(200);
+    const lines = res.body.trimEnd().split('\r\n');
+    expect(lines[0]).toBe('\uFEFFtime_dk;price_area;price_dkk;tariff_dkk;total_dkk');
+    expect(lines).toHaveLength(1 + 50);
+    const comma = (n: number | null) => (n === null ? '' : String(n).replace('.', ','));
+    json.items.forEach((i, k) =>
+      expect(lines[k + 1]).toBe(
+        [i.time_dk, i.price_area, comma(i.price_dkk), comma(i.tariff_dkk), comma(i.total_dkk)].join(';'),
+      ),
+    );
+    expect(lines.some((l) => l.includes(','))).toBe(true);
   });
 });
 

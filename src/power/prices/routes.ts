@@ -61,19 +61,21 @@ export function priceRoutes(app: App, service: PriceService, homePage: HomePage,
     {
       schema: {
         tags: ['power'],
-        summary: 'Hourly prices with grid tariff of a Danish day, DK1 and DK2 (23, 24 or 25 hours)',
+        summary:
+          'Hourly prices with grid tariff of a Danish day (23, 24 or 25 hours), DK1 and DK2 or the area asked for',
         querystring: ElpriceQuery,
         response: { 200: jsonOrCsv(ElpriceDay), ...problems(400, 502, 503) },
       },
     },
     async (request, reply) => {
+      const { date, area, format } = request.query;
       const answer =
-        service.cachedElprice(request.query.date) ??
-        (await service.elprice(request.query.date, request.deadline.signal));
-      if (request.query.format !== 'csv') return sendDay(reply, answer);
+        service.cachedElprice(date, area) ?? (await service.elprice(date, area, request.deadline.signal));
+      if (format !== 'csv') return sendDay(reply, answer);
       const day = JSON.parse(answer.json.toString('utf8')) as ElpriceDay;
       void reply.header('cache-control', answer.complete ? 'public, max-age=3600' : 'no-store');
-      return sendCsv(reply, `elprice-${day.date}.csv`, ELPRICE_COLUMNS, day.items) as never;
+      const name = `elprice-${day.date}${area ? `-${area}` : ''}.csv`;
+      return sendCsv(reply, name, ELPRICE_COLUMNS, day.items) as never;
     },
   );
 

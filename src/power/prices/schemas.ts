@@ -1,8 +1,9 @@
 import { Type, type Static } from 'typebox';
-import { Format } from '../../http/csv.js';
-import { DAYS, Day, Nullable } from '../../http/types.js';
+import { CsvQuery } from '../../http/csv.js';
+import { AnyCase, DAYS, Day, Nullable } from '../../http/types.js';
+import { PRICE_AREAS } from '../../providers/energidataservice.js';
 
-const Area = Type.Union([Type.Literal('DK1'), Type.Literal('DK2')]);
+const Area = AnyCase(PRICE_AREAS, 'price area, DK1 or DK2; both when absent');
 const InstantDk = Type.String({
   description: 'start of the period, ISO 8601 with the Danish offset of that instant',
   examples: ['2025-10-26T02:00:00+01:00'],
@@ -11,7 +12,8 @@ const InstantDk = Type.String({
 export const ElpriceQuery = Type.Object(
   {
     date: Type.Optional(Day(DAYS.prices, 'a Danish day; default today in Denmark')),
-    format: Format,
+    area: Type.Optional(Area),
+    ...CsvQuery,
   },
   { additionalProperties: false },
 );
@@ -47,7 +49,8 @@ export const ElpriceItem = Type.Object({
 export const ElpriceDay = Type.Object({
   date: Type.String(),
   complete: Type.Boolean({
-    description: 'every hour of the day is stored for both areas; false: prices not (all) published yet',
+    description:
+      'every hour of the day is stored for the area(s) asked for; false: prices not (all) published yet',
   }),
   hours: Type.Integer({ description: 'hours of this Danish day: 23, 24 or 25' }),
   items: Type.Array(ElpriceItem, { description: 'ordered by time_dk, price_area' }),

@@ -1,8 +1,9 @@
+import { LRUCache } from 'lru-cache';
 import type { AppContext } from '../../context.js';
 import { invalid } from '../../shared/refusal.js';
 import { DAYS, isDayIn } from '../../shared/days.js';
 import { BudgetExhausted, type OnBusy } from '../../providers/budget.js';
-import type { EnergiDataService } from '../../providers/energidataservice.js';
+import type { EnergiDataService, PriceArea } from '../../providers/energidataservice.js';
 import { ProviderError } from '../../providers/http.js';
 import { untilAborted } from '../../shared/abort.js';
 import {
@@ -25,17 +26,10 @@ export interface SerializedDay {
   complete: boolean;
 }
 
-/** Complete days kept in memory per cache; the oldest entry goes first, so memory stays bounded. */
+/** Complete days kept in memory per cache; the least recently used goes first, so memory stays bounded. */
 const CACHE_ENTRIES = 400;
-/** Days whose last fetch is remembered (for RETRY_AFTER_MS); the least recently fetched goes first. */
+/** Days whose last fetch is remembered (for RETRY_AFTER_MS); the least recently used goes first. */
 const ATTEMPT_ENTRIES = 1000;
-
-/** Keeps `key` as the most recent entry; past `cap` entries the least recent goes. */
-export function remember<T>(cache: Map<string, T>, key: string, value: T, cap = CACHE_ENTRIES) {
-  cache.delete(key);
-  if (cache.size >= cap) cache.delete(cache.keys().next().value!);
-  cache.set(key, value);
-}
 
 interface Attempt {
   at: number;
@@ -43,10 +37,10 @@ interface Attempt {
 }
 
 export class PriceService {
-  private readonly elpriceCache = new Map<string, SerializedDay>();
-  private readonly pricesCache = new Map<string, SerializedDay>();
+  private readonly elpriceCache = new LRUCache<string, SerializedDay>({ max: CACHE_ENTRIES });
+  private readonly pricesCache = new LRUCache<string, SerializedDay>({ max: CACHE_ENTRIES });
   private readonly inflight = new Map<string, Promise<void>>();
-  private readonly attempts = new Map<string, Attempt>();
+  private readonly attempts = new LRUCache<string, Attempt>({ max: ATTEMPT_ENTRIES });
   /** Grows whenever stored hours gain or change a tariff or charge: caches of derived answers compare it. */
   chargesVersion = 0;
 
@@ -64,23 +58,31 @@ export class PriceService {
    * that a cached answer does not make the request's deadline signal (an AbortController).
    * Only a valid date was ever cached, so a hit needs no further checking.
    */
-  cachedElprice(date: string | undefined): SerializedDay | undefined {
-    return date === undefined ? undefined : this.elpriceCache.get(date);
+  cachedElprice(date: string | undefined, area?: PriceArea): SerializedDay | undefined {
+    return date === undefined ? undefined : this.elpriceCache.get(area ? `${date}|${area}` : date);
   }
 
   cachedPrices(date: string | undefined, area: string | undefined): SerializedDay | undefined {
     return date === undefined ? undefined : this.pricesCache.get(`${date}|${area ?? ''}`);
   }
 
-  /** `signal` is the request's: its caller stops waiting for a fetch the day shares with others. */
-  async elprice(date: string | undefined, signal?: AbortSignal): Promise<SerializedDay> {
-    const cached = this.cachedElprice(date);
+  /**
+   * The hours of one area, or of both when `area` is absent. `signal` is the request's: its
+   * caller stops waiting for a fetch the day shares with others.
+   */
+  async elprice(
+    date: string | undefined,
+    area: PriceArea | undefined,
+    signal?: AbortSignal,
+  ): Promise<SerializedDay> {
+    const cached = this.cachedElprice(date, area);
     if (cached) return cached;
     const day = this.checkDate(date);
-    const known = this.elpriceCache.get(day);
+    const key = area ? `${day}|${area}` : day;
+    const known = this.elpriceCache.get(key);
     if (known) return known;
-    const answer = await this.readThrough(day, () => this.readElprices(day), signal);
-    if (answer.complete) remember(this.elpriceCache, day, answer);
+    const answer = await this.readThrough(day, () => this.readElprices(day, area), signal);
+    if (answer.complete) this.elpriceCache.set(key, answer);
     return answer;
   }
 
@@ -96,7 +98,7 @@ export class PriceService {
     const known = this.pricesCache.get(key);
     if (known) return known;
     const answer = await this.readThrough(day, () => this.readPrices(day, area), signal);
-    if (answer.complete) remember(this.pricesCache, key, answer);
+    if (answer.complete) this.pricesCache.set(key, answer);
     return answer;
   }
 
@@ -167,11 +169,10 @@ export class PriceService {
     for (const run of runs) {
       try {
         await untilAborted(this.fetchRange(run[0]!, addDays(run.at(-1)!, 1), 'refuse'), signal);
-        for (const d of run) remember(this.attempts, d, { at: now, error: null }, ATTEMPT_ENTRIES);
+        for (const d of run) this.attempts.set(d, { at: now, error: null });
       } catch (e) {
         if (!(e instanceof ProviderError)) throw e;
-        if (!(e instanceof BudgetExhausted))
-          for (const d of run) remember(this.attempts, d, { at: now, error: e }, ATTEMPT_ENTRIES);
+        if (!(e instanceof BudgetExhausted)) for (const d of run) this.attempts.set(d, { at: now, error: e });
         return;
       }
     }
@@ -222,11 +223,11 @@ export class PriceService {
       const at = () => this.ctx.clock.now().getTime();
       pending = this.fetchRange(day, addDays(day, 1), onBusy)
         .then(
-          () => remember(this.attempts, day, { at: at(), error: null }, ATTEMPT_ENTRIES),
+          () => void this.attempts.set(day, { at: at(), error: null }),
           (e: unknown) => {
             // A refused budget asked nothing of the provider: nothing to remember about the day.
             if (e instanceof ProviderError && !(e instanceof BudgetExhausted))
-              remember(this.attempts, day, { at: at(), error: e }, ATTEMPT_ENTRIES);
+              this.attempts.set(day, { at: at(), error: e });
             throw e;
           },
         )
@@ -240,13 +241,16 @@ export class PriceService {
     return (await this.readElprices(day)).complete;
   }
 
-  private async readElprices(day: string): Promise<ElpriceDay> {
+  private async readElprices(day: string, area?: PriceArea): Promise<ElpriceDay> {
     const { start, end } = danishDayBounds(day);
-    const rows = await repo.elpricesBetween(this.ctx.database.db, start, end);
+    // A day is at most 50 rows: the one query of both areas serves one area too.
+    const rows = (await repo.elpricesBetween(this.ctx.database.db, start, end)).filter(
+      (r) => area === undefined || r.price_area === area,
+    );
     const hours = danishDaySteps(day, 60).length;
     return {
       date: day,
-      complete: rows.length === hours * 2,
+      complete: rows.length === hours * (area ? 1 : 2),
       hours,
       items: rows.map((r) => ({
         time_dk: toDanishIso(r.time_dk),

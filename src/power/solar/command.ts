@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { CliCommand } from '../../context.js';
+import { commandArgs } from '../../shared/args.js';
 import type { Db } from '../../db/schema.js';
 import type { RunningService } from '../../remote/client.js';
 import { terminalOutput, type CommandOutput } from '../../shared/command-output.js';
@@ -53,7 +54,13 @@ export function importSolarCommand(opts: ImportSolarOptions = {}): CliCommand {
     err: opts.err ?? terminal.err,
     progress: terminal.progress,
   };
-  const each = async (files: string[], one: (file: string) => Promise<number>) => {
+  const each = async (args: string[], one: (file: string) => Promise<number>) => {
+    const parsed = commandArgs(args, {});
+    if (typeof parsed === 'string') {
+      output.err(`import-solar: ${parsed}`);
+      return 2;
+    }
+    const files = parsed.positionals;
     if (files.length === 0) {
       output.err('import-solar: name at least one CSV file');
       return 2;
@@ -65,8 +72,8 @@ export function importSolarCommand(opts: ImportSolarOptions = {}): CliCommand {
   return {
     name: 'import-solar',
     usage: 'import-solar FILE…    import hourly solar panel readings from CSV files',
-    run: (files, ctx) =>
-      each(files, async (file) => {
+    run: (args, ctx) =>
+      each(args, async (file) => {
         let source: CsvSource;
         try {
           source = await fileSource(file);
@@ -77,8 +84,8 @@ export function importSolarCommand(opts: ImportSolarOptions = {}): CliCommand {
         return importSolarSource(ctx.database.db, source, output);
       }),
     // The file is sent as the request's body: the service may not be allowed to read the user's files.
-    forward: (files, service: RunningService) =>
-      each(files, async (file) => {
+    forward: (args, service: RunningService) =>
+      each(args, async (file) => {
         let data: Buffer;
         try {
           if ((await stat(file)).size > SOLAR_UPLOAD_MAX_BYTES)
