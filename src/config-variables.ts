@@ -72,7 +72,7 @@ export const VARIABLES = {
     group: 'Access, logs and limits',
     default: '',
     meaning:
-      "`pretty`: one readable line per event (pino-pretty); `json`: one JSON object a line, for journald and log shippers; empty: pretty on a terminal, else JSON (see [operations](docs/operations.md#logs))",
+      '`pretty`: one readable line per event (pino-pretty); `json`: one JSON object a line, for journald and log shippers; empty: pretty on a terminal, else JSON (see [operations](docs/operations.md#logs))',
   },
   PROVIDER_TIMEOUT_MS: {
     group: 'Access, logs and limits',

@@ -10,7 +10,7 @@ import type { Logger } from 'pino';
 import type { Config, ServiceName } from './config.js';
 import type { RunningService } from './remote/client.js';
 import type { Database } from './db/connect.js';
-import type { HealthRegistry } from './http/health.js';
+import type { HealthRegistry } from './shared/health.js';
 import type { ProviderBudgets } from './providers/budget.js';
 import type { Clock } from './shared/clock.js';
 

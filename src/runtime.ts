@@ -5,7 +5,7 @@ import type { Config } from './config.js';
 import type { AppContext, Services } from './context.js';
 import { startDatabase, type Database } from './db/connect.js';
 import { loadMigrations, migrate } from './db/migrate.js';
-import { HealthRegistry, logFeedChanges } from './http/health.js';
+import { HealthRegistry, logFeedChanges } from './shared/health.js';
 import type { MqttOptions } from './mqtt/index.js';
 import { powerService } from './power/index.js';
 import { createProviderBudgets, type BudgetLimit, type ProviderName } from './providers/budget.js';

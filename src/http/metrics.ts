@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { HealthRegistry } from './health.js';
+import type { HealthRegistry } from '../shared/health.js';
 
 /** Prometheus text at /metrics: process metrics, HTTP latency per route, and feed state. */
 export function registerMetrics(app: FastifyInstance, health: HealthRegistry): Registry {

@@ -4,7 +4,7 @@ import { PRICE_CHANNEL } from '../btc/market/spot.js';
 import { QUOTE_CHANNEL } from '../btc/market/quotes.js';
 import type { MqttBroker } from '../config.js';
 import type { Database } from '../db/connect.js';
-import type { FeedHealth, HealthRegistry } from '../http/health.js';
+import type { FeedHealth, HealthRegistry } from '../shared/health.js';
 import type { Clock } from '../shared/clock.js';
 import { sleep } from '../shared/sleep.js';
 import { availabilityTopic, birthTopic, feedEntity, type Naming } from './entities.js';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { MqttClient } from 'mqtt';
 import type { Logger } from 'pino';
 import type { MqttBroker } from '../config.js';
-import type { FeedHealth } from '../http/health.js';
+import type { FeedHealth } from '../shared/health.js';
 import type { Clock } from '../shared/clock.js';
 import { sleep } from '../shared/sleep.js';
 import type { Outbox } from './publisher.js';

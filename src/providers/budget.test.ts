@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HealthRegistry } from '../http/health.js';
+import { HealthRegistry } from '../shared/health.js';
 import { fixedClock } from '../shared/clock.js';
 import { BUDGET_LIMITS, BudgetExhausted, CallBudget, createProviderBudgets } from './budget.js';
 

@@ -1,5 +1,5 @@
 import type { AppContext } from '../context.js';
-import type { HealthRegistry } from '../http/health.js';
+import type { HealthRegistry } from '../shared/health.js';
 import type { Clock } from '../shared/clock.js';
 import { sleep } from '../shared/sleep.js';
 import { ProviderError } from './errors.js';

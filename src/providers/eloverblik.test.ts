@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeEloverblik, HOUSEHOLD, quantityOf } from '../../test/fakes/eloverblik.js';
-import { FeedHealth } from '../http/health.js';
+import { FeedHealth } from '../shared/health.js';
 import { EloverblikClient, EloverblikItemError, refreshTokenSource } from './eloverblik.js';
 import { ProviderError } from './http.js';
 import { testDeps } from '../../test/support/providers.js';

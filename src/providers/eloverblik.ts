@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import type { FeedHealth } from '../http/health.js';
+import type { FeedHealth } from '../shared/health.js';
 import { addDays, danishDayBounds } from '../shared/danish-time.js';
 import { sleep } from '../shared/sleep.js';
 import { BudgetExhausted, type CallBudget, type OnBusy } from './budget.js';

@@ -6,7 +6,7 @@ import {
   generatedPrice,
   tariffRecord,
 } from '../../test/fakes/energidataservice.js';
-import { FeedHealth } from '../http/health.js';
+import { FeedHealth } from '../shared/health.js';
 import {
   EnergiDataService,
   parseDatahubPricelist,

@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import type { FeedHealth } from '../http/health.js';
+import type { FeedHealth } from '../shared/health.js';
 import { DANISH_ZONE, addDays, danishDayBounds } from '../shared/danish-time.js';
 import type { OnBusy } from './budget.js';
 import { HttpProvider, ProviderError, type ProviderDeps } from './http.js';

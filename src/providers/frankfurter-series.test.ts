@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { generatedRates, startFakeFrankfurter } from '../../test/fakes/frankfurter.js';
 import type { FakeHttpServer } from '../../test/fakes/http.js';
 import { testDeps } from '../../test/support/providers.js';
-import { FeedHealth } from '../http/health.js';
+import { FeedHealth } from '../shared/health.js';
 import { FrankfurterClient, crossRate } from './frankfurter.js';
 import { MAX_SERIES_DAYS, daysFrom, parseV1Series, publicationOfEachDay } from './frankfurter-series.js';
 import { ProviderError } from './http.js';

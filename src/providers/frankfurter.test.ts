@@ -2,7 +2,7 @@ import Big from 'big.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { generatedRates, startFakeFrankfurter } from '../../test/fakes/frankfurter.js';
 import type { FakeHttpServer } from '../../test/fakes/http.js';
-import { FeedHealth } from '../http/health.js';
+import { FeedHealth } from '../shared/health.js';
 import { CROSS_DP, FrankfurterClient, crossRate, parseV1 } from './frankfurter.js';
 import { ProviderError } from './http.js';
 import { testDeps } from '../../test/support/providers.js';

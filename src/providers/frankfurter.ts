@@ -1,5 +1,5 @@
 import Big from 'big.js';
-import type { FeedHealth } from '../http/health.js';
+import type { FeedHealth } from '../shared/health.js';
 import { addDays } from '../shared/danish-time.js';
 import type { OnBusy } from './budget.js';
 import { MAX_SERIES_DAYS, daysFrom, parseV1Series, publicationOfEachDay } from './frankfurter-series.js';

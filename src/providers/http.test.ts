@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeHttpServer } from '../../test/fakes/http.js';
-import { FeedHealth } from '../http/health.js';
+import { FeedHealth } from '../shared/health.js';
 import { HttpProvider, ProviderError, parseRetryAfter } from './http.js';
 import { testDeps } from '../../test/support/providers.js';
 

@@ -1,5 +1,5 @@
 import { ExponentialBackoff, type IBackoffFactory } from 'cockatiel';
-import type { FeedHealth } from '../http/health.js';
+import type { FeedHealth } from '../shared/health.js';
 import type { Clock } from '../shared/clock.js';
 import { sleep } from '../shared/sleep.js';
 import { BudgetExhausted, type CallBudget, type OnBusy } from './budget.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeKrakenOhlc, MAX_ROWS } from '../../test/fakes/kraken-ohlc.js';
-import { FeedHealth } from '../http/health.js';
+import { FeedHealth } from '../shared/health.js';
 import { ProviderError } from './http.js';
 import { KrakenOhlcClient, parseOhlc } from './kraken-ohlc.js';
 import { testDeps } from '../../test/support/providers.js';

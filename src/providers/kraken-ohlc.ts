@@ -1,4 +1,4 @@
-import type { FeedHealth } from '../http/health.js';
+import type { FeedHealth } from '../shared/health.js';
 import { HttpProvider, ProviderError, type ProviderDeps } from './http.js';
 import { BTC_FIAT, CANDLE_VOLUME, JumpGuard, futureRefusal, inRange } from './plausible.js';
 

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { FakeKraken, kraken } from '../../test/fakes/kraken-ws.js';
 import { waitFor } from '../../test/fakes/stream-clients.js';
 import { FakeWsServer } from '../../test/fakes/ws.js';
-import { FeedHealth } from '../http/health.js';
+import { FeedHealth } from '../shared/health.js';
 import { systemClock } from '../shared/clock.js';
 import { CallBudget } from './budget.js';
 import { KrakenTickerClient, MalformedMessage, parseKrakenMessage, type KrakenTick } from './kraken-ws.js';

@@ -1,5 +1,5 @@
 import WebSocket from 'ws';
-import type { FeedHealth } from '../http/health.js';
+import type { FeedHealth } from '../shared/health.js';
 import type { Clock } from '../shared/clock.js';
 import { sleep } from '../shared/sleep.js';
 import type { CallBudget } from './budget.js';

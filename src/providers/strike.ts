@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { FeedHealth } from '../http/health.js';
+import type { FeedHealth } from '../shared/health.js';
 import type { OnBusy } from './budget.js';
 import { HttpProvider, ProviderError, type ProviderDeps } from './http.js';
 import { BTC_FIAT, CLOCK_SKEW_MS, FIAT_BTC, JumpGuard, feeRefusal, futureRefusal } from './plausible.js';

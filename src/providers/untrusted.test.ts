@@ -5,7 +5,7 @@ import { FakeHttpServer } from '../../test/fakes/http.js';
 import { FakeKrakenOhlc } from '../../test/fakes/kraken-ohlc.js';
 import { strikeTicker } from '../../test/fakes/strike.js';
 import { testDeps } from '../../test/support/providers.js';
-import { FeedHealth } from '../http/health.js';
+import { FeedHealth } from '../shared/health.js';
 import { EloverblikClient } from './eloverblik.js';
 import { EnergiDataService } from './energidataservice.js';
 import { FrankfurterClient } from './frankfurter.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FeedHealth } from '../../src/http/health.js';
+import { FeedHealth } from '../../src/shared/health.js';
 import { EnergiDataService, parseDayAheadPrices } from '../../src/providers/energidataservice.js';
 import { BudgetExhausted } from '../../src/providers/budget.js';
 import { ProviderError } from '../../src/providers/http.js';

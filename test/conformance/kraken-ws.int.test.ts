@@ -1,6 +1,6 @@
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FeedHealth } from '../../src/http/health.js';
+import { FeedHealth } from '../../src/shared/health.js';
 import { KrakenTickerClient, parseKrakenMessage, type KrakenTick } from '../../src/providers/kraken-ws.js';
 import { sharedFixture, sharedFixturesPresent, SHARED_FIXTURES_DIR } from '../fakes/shared-fixtures.js';
 import { waitFor } from '../fakes/stream-clients.js';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeKrakenOhlc, type OhlcWireRow } from '../../../test/fakes/kraken-ohlc.js';
 import { freshDatabase, type TestDatabase } from '../../../test/support/db.js';
 import { testDeps } from '../../../test/support/providers.js';
-import { FeedHealth } from '../../http/health.js';
+import { FeedHealth } from '../../shared/health.js';
 import { KrakenOhlcClient } from '../../providers/kraken-ohlc.js';
 import { fixedClock } from '../../shared/clock.js';
 import { Candles, KINDS, PAIRS, type CandleKind } from './service.js';

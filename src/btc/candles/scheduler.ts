@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { FeedHealth } from '../../http/health.js';
+import type { FeedHealth } from '../../shared/health.js';
 import type { Leadership } from '../leadership.js';
 import type { CandleKind, Candles } from './service.js';
 import { sleep } from '../../shared/sleep.js';

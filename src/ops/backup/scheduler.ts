@@ -2,7 +2,7 @@ import { Cron } from 'croner';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import type { FeedHealth } from '../../http/health.js';
+import type { FeedHealth } from '../../shared/health.js';
 import type { Clock } from '../../shared/clock.js';
 import { sleep } from '../../shared/sleep.js';
 import { BACKUP_NAME, backupName, type BackupService } from './service.js';

@@ -1,5 +1,5 @@
 import { Cron } from 'croner';
-import type { FeedHealth } from '../../http/health.js';
+import type { FeedHealth } from '../../shared/health.js';
 import type { Clock } from '../../shared/clock.js';
 import { danishDate } from '../../shared/danish-time.js';
 import type { Logger } from 'pino';

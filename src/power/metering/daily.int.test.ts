@@ -4,7 +4,7 @@ import { FakeEloverblik, HOUSEHOLD, quantityOf } from '../../../test/fakes/elove
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
 import { ROOMY } from '../../../test/support/providers.js';
 import { powerOnly } from '../../../test/support/services.js';
-import { FeedHealth } from '../../http/health.js';
+import { FeedHealth } from '../../shared/health.js';
 import { createEloverblikClient, createMeteringFeature, createMeteringService } from './index.js';
 import { lastSyncedDay, markSynced } from './repository.js';
 import { DAYS_PER_RUN, MeteringSyncScheduler } from './scheduler.js';

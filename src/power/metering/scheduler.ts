@@ -1,7 +1,7 @@
 import { Cron } from 'croner';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/schema.js';
-import type { FeedHealth } from '../../http/health.js';
+import type { FeedHealth } from '../../shared/health.js';
 import { EloverblikItemError } from '../../providers/eloverblik.js';
 import type { Clock } from '../../shared/clock.js';
 import { addDays, danishDate } from '../../shared/danish-time.js';

@@ -1,6 +1,6 @@
 import { Cron } from 'croner';
 import type { AppContext } from '../../context.js';
-import type { FeedHealth } from '../../http/health.js';
+import type { FeedHealth } from '../../shared/health.js';
 import { addDays, danishHour } from '../../shared/danish-time.js';
 import type { PriceService } from './service.js';
 import { logFailedRound } from '../../providers/errors.js';

@@ -5,7 +5,7 @@ import { CallBudget } from '../providers/budget.js';
 import { HttpProvider, ProviderError } from '../providers/http.js';
 import { logFailedRound } from '../providers/errors.js';
 import { createLogger } from '../runtime.js';
-import { fixedClock } from '../shared/clock.js';
+import { fixedClock } from './clock.js';
 import { formatDuration, HealthRegistry, logFeedChanges } from './health.js';
 
 /** A logger whose lines are kept, as the service's own logger writes them. */

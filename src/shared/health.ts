@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { systemClock, type Clock } from '../shared/clock.js';
+import { systemClock, type Clock } from './clock.js';
 
 /** A feed going down (its first failure since it last worked) or coming back (its first success since). */
 export type FeedChange =
