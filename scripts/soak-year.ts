@@ -12,7 +12,7 @@ import { createMarketFeature } from '../src/btc/market/index.js';
 import { premiumOf, SPOT_MAX_AGE_MS } from '../src/btc/market/premium.js';
 import * as market from '../src/btc/market/repository.js';
 import { createRetentionFeature } from '../src/btc/retention/index.js';
-import type { Retention } from '../src/btc/retention/service.js';
+import type { RetentionService } from '../src/btc/retention/service.js';
 import { loadConfig } from '../src/config.js';
 
 import type { Db } from '../src/db/schema.js';
@@ -70,7 +70,7 @@ export async function simulateYear(opts: YearOptions): Promise<void> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'satwatt-year-'));
   const start = new Date('2025-01-01T00:00:00Z');
   const clock = fixedClock(start);
-  let retention!: Retention;
+  let retention!: RetentionService;
   const config = loadConfig(
     { ...FEEDS_OFF, DATA_DIR: dataDir, LOG_LEVEL: 'silent', WRITE_RATE_LIMIT: '1000000' },
     dataDir,

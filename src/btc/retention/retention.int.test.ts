@@ -8,7 +8,7 @@ import { createMarketFeature } from '../market/index.js';
 import { premiumOf } from '../market/premium.js';
 import * as market from '../market/repository.js';
 import { createRetentionFeature } from './index.js';
-import type { Retention } from './service.js';
+import type { RetentionService } from './service.js';
 
 const NOW = '2026-07-20T12:34:00Z';
 const HOUR = 3_600_000;
@@ -34,7 +34,7 @@ function switchable(initially: boolean) {
 }
 
 let t: TestApp;
-let retention: Retention;
+let retention: RetentionService;
 const leadership = switchable(false);
 
 /** Quotes every 20 minutes over the 10 days before NOW, their sats and premium varying. */

@@ -2,7 +2,7 @@ import { Cron } from 'croner';
 import type { Logger } from 'pino';
 import { sleep } from '../../shared/sleep.js';
 import type { Leadership } from '../leadership.js';
-import type { Retention } from './service.js';
+import type { RetentionService } from './service.js';
 
 /** Once a day at 03:17 Danish time, and once a minute after this process becomes the leader. */
 export const DEFAULT_RETENTION_PATTERN = '17 3 * * *';
@@ -16,7 +16,7 @@ export class RetentionScheduler {
   private first: Promise<void> | null = null;
 
   constructor(
-    private readonly retention: Retention,
+    private readonly retention: RetentionService,
     private readonly deps: {
       leadership: Leadership;
       log: Logger;

@@ -1,4 +1,7 @@
-import type { AppContext } from '../../context.js';
+import type { Config } from '../../config.js';
+import type { Database } from '../../db/connect.js';
+import type { Db } from '../../db/schema.js';
+import type { Clock } from '../../shared/clock.js';
 import { sleep } from '../../shared/sleep.js';
 import * as repo from './repository.js';
 
@@ -17,6 +20,16 @@ export const DEFAULT_RETENTION_OPTIONS: RetentionOptions = {
   pauseMs: 5,
 };
 
+export interface RetentionDeps {
+  db: Db;
+  /** PGlite's WAL is checkpointed after a run; a server checkpoints on its own. */
+  kind: Database['kind'];
+  clock: Clock;
+  retention: Config['retention'];
+  /** A run without a signal of its own stops at shutdown. */
+  shutdown: AbortSignal;
+}
+
 export interface RetentionRun {
   quotesFolded: number;
   minuteCandlesDeleted: number;
@@ -32,15 +45,15 @@ const DAY_MS = 24 * HOUR_MS;
  * 1-minute candles and idempotency keys past theirs deleted. Each statement handles one small
  * batch in its own transaction; row locks on old rows are all it takes, which no reader waits on.
  */
-export class Retention {
+export class RetentionService {
   constructor(
-    private readonly ctx: AppContext,
-    private readonly opts: RetentionOptions,
+    private readonly deps: RetentionDeps,
+    private readonly opts: RetentionOptions = DEFAULT_RETENTION_OPTIONS,
   ) {}
 
   /** The cutoffs at `now`; quotes are folded by whole UTC hours only. */
   cutoffs(now: Date): { quotes: Date; minuteCandles: Date; idempotencyKeys: Date } {
-    const r = this.ctx.config.retention;
+    const r = this.deps.retention;
     const t = now.getTime();
     return {
       quotes: new Date(Math.floor((t - r.quoteDays * DAY_MS) / HOUR_MS) * HOUR_MS),
@@ -50,9 +63,9 @@ export class Retention {
   }
 
   /** One pass over every table until nothing is past its retention (or the signal aborts). */
-  async run(signal: AbortSignal = this.ctx.shutdown): Promise<RetentionRun> {
-    const { db } = this.ctx.database;
-    const cut = this.cutoffs(this.ctx.clock.now());
+  async run(signal: AbortSignal = this.deps.shutdown): Promise<RetentionRun> {
+    const { db } = this.deps;
+    const cut = this.cutoffs(this.deps.clock.now());
     const { quoteHoursPerBatch: hours, rowsPerBatch: rows } = this.opts;
     const out: RetentionRun = {
       quotesFolded: 0,
@@ -90,7 +103,7 @@ export class Retention {
       if (signal.aborted) break;
       await repo.vacuumTable(db, table);
     }
-    if (this.ctx.database.kind === 'pglite' && !signal.aborted) await repo.checkpoint(db);
+    if (this.deps.kind === 'pglite' && !signal.aborted) await repo.checkpoint(db);
     return out;
   }
 }
