@@ -1,4 +1,5 @@
 import type { AppContext, Feature } from '../../context.js';
+import { providerDeps } from '../../providers/budget.js';
 import type { Leadership } from '../leadership.js';
 import type { RatesService } from '../rates/service.js';
 import { marketRoutes } from './routes.js';
@@ -10,10 +11,20 @@ export function createMarketFeature(
   deps: { rates: RatesService; leadership: Leadership },
   options: Partial<MarketOptions> = {},
 ): Feature & { market: MarketService } {
-  const market = new MarketService(ctx, deps.rates, deps.leadership, {
-    ...DEFAULT_MARKET_OPTIONS,
-    ...options,
-  });
+  const market = new MarketService(
+    {
+      database: ctx.database,
+      clock: ctx.clock,
+      log: ctx.log,
+      health: ctx.health,
+      shutdown: ctx.shutdown,
+      rates: deps.rates,
+      leadership: deps.leadership,
+      providers: { krakenWs: providerDeps(ctx, 'krakenWs'), strike: providerDeps(ctx, 'strike') },
+      config: ctx.config,
+    },
+    { ...DEFAULT_MARKET_OPTIONS, ...options },
+  );
   return {
     name: 'market',
     market,

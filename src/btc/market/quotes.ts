@@ -1,7 +1,9 @@
 import { Big } from 'big.js';
-import type { AppContext } from '../../context.js';
+import type { Logger } from 'pino';
+import type { Db } from '../../db/schema.js';
 import { ProviderError } from '../../providers/http.js';
 import type { StrikeClient, StrikeQuote } from '../../providers/strike.js';
+import type { Clock } from '../../shared/clock.js';
 import { danishDate } from '../../shared/danish-time.js';
 import { sleep } from '../../shared/sleep.js';
 import { premiumOf, SPOT_MAX_AGE_MS } from './premium.js';
@@ -16,6 +18,15 @@ export interface QuoteOptions {
   maxBackoffMs: number;
   /** How long to leave the broker alone after a 429 that names no Retry-After. */
   rateLimitBackoffMs: number;
+}
+
+export interface QuoteDeps {
+  db: Db;
+  clock: Clock;
+  log: Logger;
+  shutdown: AbortSignal;
+  /** The EUR amount quoted, fee included (QUOTE_TOTAL_EUR). */
+  quoteTotalEur: string;
 }
 
 /** The quote feed cannot give a quote now: it is off, or the broker asked us to wait `retryAfterS`. */
@@ -59,7 +70,7 @@ export class QuoteFeed {
   private primed = false;
 
   constructor(
-    private readonly ctx: AppContext,
+    private readonly deps: QuoteDeps,
     private readonly client: StrikeClient | null,
     private readonly offReason: string | null,
     private readonly opts: QuoteOptions,
@@ -69,7 +80,7 @@ export class QuoteFeed {
   startPolling(): void {
     if (this.loop || !this.client) return;
     const controller = new AbortController();
-    const signal = AbortSignal.any([controller.signal, this.ctx.shutdown]);
+    const signal = AbortSignal.any([controller.signal, this.deps.shutdown]);
     this.loop = { controller, done: this.pollLoop(signal) };
   }
 
@@ -84,7 +95,7 @@ export class QuoteFeed {
   /** A fresh real quote now (POST /api/quote); concurrent callers share one. */
   async quoteNow(): Promise<QuoteRow> {
     if (!this.client) throw new QuoteUnavailable(`the quote feed is off: ${this.offReason}`);
-    const wait = this.blockedUntil - this.ctx.clock.monotonicMs();
+    const wait = this.blockedUntil - this.deps.clock.monotonicMs();
     if (wait > 0) {
       const s = Math.ceil(wait / 1000);
       throw new QuoteUnavailable(`the strike provider rate-limited us; retry in ${s} s`, s);
@@ -102,27 +113,27 @@ export class QuoteFeed {
       } catch (e) {
         this.failures++;
         delay = Math.min(this.opts.intervalMs * 2 ** this.failures, this.opts.maxBackoffMs);
-        delay = Math.max(delay, this.blockedUntil - this.ctx.clock.monotonicMs());
-        logFailedRound(this.ctx.log, e, 'quote feed: poll failed', { retryInMs: delay });
+        delay = Math.max(delay, this.blockedUntil - this.deps.clock.monotonicMs());
+        logFailedRound(this.deps.log, e, 'quote feed: poll failed', { retryInMs: delay });
       }
       await sleep(delay, signal);
     }
   }
 
   private async poll(client: StrikeClient): Promise<QuoteRow> {
-    const signal = this.ctx.shutdown;
+    const signal = this.deps.shutdown;
     try {
       if (!this.primed) await this.prime(client);
       const rates = await client.ticker(signal);
-      const total = this.ctx.config.quoteTotalEur;
+      const total = this.deps.quoteTotalEur;
       const fee = await this.feeOfToday(client, total);
       const preFee = preFeeAmount(total, fee);
       const quote = await client.quote(
         { sell: 'EUR', buy: 'BTC', amount: preFee, currency: 'EUR', feePolicy: 'EXCLUSIVE' },
         signal,
       );
-      const { db } = this.ctx.database;
-      const at = this.ctx.clock.now();
+      const { db } = this.deps;
+      const at = this.deps.clock.now();
       const polled = { at, total_eur: total, fee_eur: fee, pre_fee_eur: preFee, quote_sats: satsOf(quote) };
       const spot = await repo.spotAt(db, at, SPOT_MAX_AGE_MS);
       const row = { ...polled, rates, ...premiumOf(polled, spot ?? null) };
@@ -134,7 +145,7 @@ export class QuoteFeed {
     } catch (e) {
       if (e instanceof ProviderError && e.status === 429) {
         const backoff = e.opts.retryAfterMs ?? this.opts.rateLimitBackoffMs;
-        this.blockedUntil = this.ctx.clock.monotonicMs() + backoff;
+        this.blockedUntil = this.deps.clock.monotonicMs() + backoff;
       }
       throw e;
     }
@@ -142,7 +153,7 @@ export class QuoteFeed {
 
   /** The latest stored quote judges the first answers after a start (its ticker and its price). */
   private async prime(client: StrikeClient): Promise<void> {
-    const last = await repo.latestQuote(this.ctx.database.db);
+    const last = await repo.latestQuote(this.deps.db);
     if (last && last.quote_sats > 0)
       client.accepted(last.rates, {
         source: { amount: last.pre_fee_eur, currency: 'EUR' },
@@ -153,20 +164,20 @@ export class QuoteFeed {
 
   /** Learned once per Danish day from an INCLUSIVE quote for the total, and kept in the database. */
   private async feeOfToday(client: StrikeClient, total: string): Promise<string> {
-    const { db } = this.ctx.database;
-    const date = danishDate(this.ctx.clock.now());
+    const { db } = this.deps;
+    const date = danishDate(this.deps.clock.now());
     const known = await repo.feeOf(db, date, total);
     if (known !== undefined) return known;
     const q = await client.quote(
       { sell: 'EUR', buy: 'BTC', amount: total, currency: 'EUR', feePolicy: 'INCLUSIVE' },
-      this.ctx.shutdown,
+      this.deps.shutdown,
     );
     if (q.fee.currency !== 'EUR') throw wrong(`quote fee is in ${q.fee.currency}, not EUR`);
     await repo.saveFee(db, {
       date,
       total_eur: total,
       fee_eur: q.fee.amount,
-      learned_at: this.ctx.clock.now(),
+      learned_at: this.deps.clock.now(),
     });
     return (await repo.feeOf(db, date, total)) ?? q.fee.amount;
   }

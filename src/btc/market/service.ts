@@ -1,11 +1,15 @@
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import type { Logger } from 'pino';
 import type WebSocket from 'ws';
-import type { AppContext } from '../../context.js';
+import type { Config } from '../../config.js';
+import type { Database } from '../../db/connect.js';
 import { invalid, unavailable } from '../../shared/refusal.js';
-import { providerDeps } from '../../providers/budget.js';
+import type { ProviderDeps } from '../../providers/http.js';
 import { StrikeClient } from '../../providers/strike.js';
 import { untilAborted } from '../../shared/abort.js';
+import type { Clock } from '../../shared/clock.js';
+import type { HealthRegistry } from '../../shared/health.js';
 import { addDays, danishDayBounds } from '../../shared/danish-time.js';
 import type { Leadership } from '../leadership.js';
 import type { RatesService } from '../rates/service.js';
@@ -17,6 +21,19 @@ import type { PremiumList, PriceMessage, QuoteMessage } from './schemas.js';
 import { PRICE_CHANNEL, SpotFeed, type SpotOptions } from './spot.js';
 import { StreamLimiter } from './stream-limits.js';
 import { Broadcast, type BroadcastOptions } from './broadcast.js';
+
+export interface MarketDeps {
+  /** Listens for the rows other processes store. */
+  database: Database;
+  clock: Clock;
+  log: Logger;
+  health: HealthRegistry;
+  shutdown: AbortSignal;
+  rates: RatesService;
+  leadership: Leadership;
+  providers: { krakenWs: ProviderDeps; strike: ProviderDeps };
+  config: Pick<Config, 'feeds' | 'urls' | 'streams' | 'strikeApiKey' | 'providerTimeoutMs' | 'quoteTotalEur'>;
+}
 
 export type MarketOptions = SpotOptions &
   QuoteOptions &
@@ -54,16 +71,15 @@ export class MarketService {
   private readonly cleanups: (() => void | Promise<void>)[] = [];
 
   constructor(
-    private readonly ctx: AppContext,
-    private readonly rates: RatesService,
-    private readonly leadership: Leadership,
-    opts: MarketOptions,
+    private readonly deps: MarketDeps,
+    opts: MarketOptions = DEFAULT_MARKET_OPTIONS,
   ) {
-    const { db } = ctx.database;
-    const logError = (e: unknown) => ctx.log.error({ err: e }, 'market: reading the latest row failed');
-    this.streams = new StreamLimiter({ ...ctx.config.streams, retryAfterS: opts.streamRetryAfterS });
-    this.priceBroadcast = new Broadcast(opts, ctx.clock);
-    this.quoteBroadcast = new Broadcast(opts, ctx.clock);
+    const { database, clock, log, health, config } = deps;
+    const { db } = database;
+    const logError = (e: unknown) => log.error({ err: e }, 'market: reading the latest row failed');
+    this.streams = new StreamLimiter({ ...config.streams, retryAfterS: opts.streamRetryAfterS });
+    this.priceBroadcast = new Broadcast(opts, clock);
+    this.quoteBroadcast = new Broadcast(opts, clock);
     this.priceFollower = new RowFollower(
       this.priceBroadcast,
       () => repo.latestPrice(db),
@@ -76,41 +92,54 @@ export class MarketService {
       quoteMessage,
       logError,
     );
-    this.spot = ctx.config.feeds.spot
+    this.spot = config.feeds.spot
       ? new SpotFeed(
-          ctx,
-          rates,
+          {
+            db,
+            clock,
+            log,
+            health: health.feed('spot', true),
+            url: config.urls.spot,
+            provider: deps.providers.krakenWs,
+          },
+          deps.rates,
           opts,
           (row) => this.priceBroadcast.publish(priceMessage(row)),
           (id) => this.priceFollower.seen(id),
         )
       : null;
-    ctx.health.feed('spot', ctx.config.feeds.spot);
-    const { quote: enabled } = ctx.config.feeds;
-    const key = ctx.config.strikeApiKey;
+    health.feed('spot', config.feeds.spot);
+    const { quote: enabled } = config.feeds;
+    const key = config.strikeApiKey;
     const offReason = !enabled ? 'QUOTE_FEED_ENABLED is false' : !key ? 'STRIKE_API_KEY is not set' : null;
     const client =
       enabled && key
         ? new StrikeClient({
-            ...providerDeps(ctx, 'strike'),
-            baseUrl: ctx.config.urls.quote,
+            ...deps.providers.strike,
+            baseUrl: config.urls.quote,
             apiKey: key,
-            timeoutMs: ctx.config.providerTimeoutMs,
-            health: ctx.health.feed('quote', true),
+            timeoutMs: config.providerTimeoutMs,
+            health: health.feed('quote', true),
           })
         : null;
     if (!client) {
-      ctx.health.feed('quote', false).detail = `off: ${offReason}`;
-      if (enabled) ctx.log.info('quote feed is off: STRIKE_API_KEY is not set');
+      health.feed('quote', false).detail = `off: ${offReason}`;
+      if (enabled) log.info('quote feed is off: STRIKE_API_KEY is not set');
     }
-    this.quotes = new QuoteFeed(ctx, client, offReason, opts, (row) => this.quoteFollower.published(row));
+    this.quotes = new QuoteFeed(
+      { db, clock, log, shutdown: deps.shutdown, quoteTotalEur: config.quoteTotalEur },
+      client,
+      offReason,
+      opts,
+      (row) => this.quoteFollower.published(row),
+    );
     const keepAlive = setInterval(() => this.priceBroadcast.keepAlive(), opts.sseKeepAliveMs);
     keepAlive.unref();
     this.cleanups.push(() => clearInterval(keepAlive));
   }
 
   async start(): Promise<void> {
-    const { database } = this.ctx;
+    const { database } = this.deps;
     this.cleanups.push(await database.listen(PRICE_CHANNEL, (p) => this.priceFollower.wake(p)));
     this.cleanups.push(await database.listen(QUOTE_CHANNEL, (p) => this.quoteFollower.wake(p)));
     // The stored latest rows first, so that nothing newer is overtaken by them.
@@ -120,12 +149,12 @@ export class MarketService {
     await this.quoteFollower.idle();
     if (this.spot) {
       const spot = this.spot;
-      this.cleanups.push(this.rates.onChange(() => spot.ratesChanged()));
+      this.cleanups.push(this.deps.rates.onChange(() => spot.ratesChanged()));
     }
     this.cleanups.push(
-      this.leadership.watch((leader) => {
+      this.deps.leadership.watch((leader) => {
         const standby = leader ? null : 'standby: another process holds the poller lock';
-        if (this.spot) this.ctx.health.feed('spot').detail = standby;
+        if (this.spot) this.deps.health.feed('spot').detail = standby;
         if (leader) {
           this.spot?.start();
           this.quotes.startPolling();
@@ -148,13 +177,13 @@ export class MarketService {
   }
 
   async latestPrice(): Promise<PriceMessage> {
-    const row = await repo.latestPrice(this.ctx.database.db);
+    const row = await repo.latestPrice(this.deps.database.db);
     if (!row) throw unavailable('no spot price has arrived yet from the kraken spot feed');
     return priceMessage(row);
   }
 
   async latestQuote(): Promise<QuoteMessage> {
-    const row = await repo.latestQuote(this.ctx.database.db);
+    const row = await repo.latestQuote(this.deps.database.db);
     if (!row) throw unavailable('no quote has been obtained yet from the strike quote feed');
     return quoteMessage(row);
   }
@@ -165,7 +194,7 @@ export class MarketService {
     if (addDays(from, MAX_PREMIUM_DAYS - 1) < to)
       throw invalid(`from..to spans more than ${MAX_PREMIUM_DAYS} days; ask for less`);
     const rows = await repo.premiumBuckets(
-      this.ctx.database.db,
+      this.deps.database.db,
       danishDayBounds(from).start,
       danishDayBounds(to).end,
       resolution,

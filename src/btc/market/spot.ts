@@ -1,7 +1,10 @@
 import { Big } from 'big.js';
-import type { AppContext } from '../../context.js';
-import { providerDeps } from '../../providers/budget.js';
+import type { Logger } from 'pino';
+import type { Db } from '../../db/schema.js';
+import type { ProviderDeps } from '../../providers/http.js';
 import { KrakenTickerClient, type KrakenTick } from '../../providers/kraken-ws.js';
+import type { Clock } from '../../shared/clock.js';
+import type { FeedHealth } from '../../shared/health.js';
 import type { DailyRates, RatesService } from '../rates/service.js';
 import * as repo from './repository.js';
 import type { SpotPriceRow } from './repository.js';
@@ -17,6 +20,16 @@ export interface SpotOptions {
   maxBackoffMs: number;
   /** Ticks closer together than this are stored (and published) as one row, the newest. */
   storeIntervalMs: number;
+}
+
+export interface SpotDeps {
+  db: Db;
+  clock: Clock;
+  log: Logger;
+  health: FeedHealth;
+  /** Kraken's WebSocket address. */
+  url: string;
+  provider: ProviderDeps;
 }
 
 interface Side {
@@ -53,7 +66,7 @@ export class SpotFeed {
   private inserts = 0;
 
   constructor(
-    private readonly ctx: AppContext,
+    private readonly deps: SpotDeps,
     private readonly rates: RatesService,
     private readonly opts: SpotOptions,
     private readonly onComposed: (row: Omit<SpotPriceRow, 'id'>) => void,
@@ -67,11 +80,11 @@ export class SpotFeed {
   start(): void {
     if (this.client) return;
     this.client = new KrakenTickerClient({
-      url: this.ctx.config.urls.spot,
+      url: this.deps.url,
       symbols: [SYMBOLS.usd, SYMBOLS.eur],
-      health: this.ctx.health.feed('spot', true),
-      log: this.ctx.log,
-      ...providerDeps(this.ctx, 'krakenWs'),
+      health: this.deps.health,
+      log: this.deps.log,
+      ...this.deps.provider,
       onTick: (tick, at) => this.onTick(tick, at),
       watchdogMs: this.opts.watchdogMs,
       initialBackoffMs: this.opts.initialBackoffMs,
@@ -83,13 +96,13 @@ export class SpotFeed {
   /** The latest stored prices judge the first ticks (a first tick of 1e300 is refused, not served). */
   private async primeAndStart(client: KrakenTickerClient): Promise<void> {
     try {
-      const last = await repo.latestPrice(this.ctx.database.db);
+      const last = await repo.latestPrice(this.deps.db);
       if (last) {
         client.accepted(SYMBOLS.usd, last.btc_usd);
         client.accepted(SYMBOLS.eur, last.btc_eur);
       }
     } catch (e) {
-      this.ctx.log.warn(
+      this.deps.log.warn(
         { err: e },
         'spot feed: the latest stored price could not be read; the first ticks are judged by their bounds only',
       );
@@ -122,7 +135,7 @@ export class SpotFeed {
 
   private schedule(): void {
     if (this.timer) return;
-    const wait = this.lastStoreAt + this.opts.storeIntervalMs - this.ctx.clock.monotonicMs();
+    const wait = this.lastStoreAt + this.opts.storeIntervalMs - this.deps.clock.monotonicMs();
     this.timer = setTimeout(() => this.store(), Math.max(0, wait));
   }
 
@@ -133,7 +146,7 @@ export class SpotFeed {
       this.dirty = true;
       return;
     }
-    this.lastStoreAt = this.ctx.clock.monotonicMs();
+    this.lastStoreAt = this.deps.clock.monotonicMs();
     const row = composePrice(this.usd, this.eur, this.rates.latest());
     this.onComposed(row);
     this.storing = this.persist(row).finally(() => {
@@ -146,16 +159,16 @@ export class SpotFeed {
   }
 
   private async persist(row: Omit<SpotPriceRow, 'id'>): Promise<void> {
-    const { db } = this.ctx.database;
+    const { db } = this.deps;
     try {
       const id = await repo.insertPrice(db, row);
       this.onStored(id);
       await repo.notify(db, PRICE_CHANNEL, String(id));
       // by the earlier of the row's time and our clock: no stamp, however wrong, prunes more
-      const newest = Math.min(row.at.getTime(), this.ctx.clock.now().getTime());
+      const newest = Math.min(row.at.getTime(), this.deps.clock.now().getTime());
       if (++this.inserts % PRUNE_EVERY === 0) await repo.prunePrices(db, new Date(newest - KEEP_MS));
     } catch (e) {
-      this.ctx.log.error({ err: e }, 'spot feed: storing the price failed');
+      this.deps.log.error({ err: e }, 'spot feed: storing the price failed');
     }
   }
 }
