@@ -5,7 +5,7 @@ import path from 'node:path';
 import { pino } from 'pino';
 import { importServiceOf } from '../src/btc/imports/index.js';
 import { createdAnswer } from '../src/btc/ledger/problems.js';
-import { createLedgerService } from '../src/btc/ledger/service.js';
+import { ledgerServiceOf } from '../src/btc/ledger/index.js';
 import { openDatabase, type Database } from '../src/db/connect.js';
 import { migrate } from '../src/db/migrate.js';
 import { createRuntime } from '../src/runtime.js';
@@ -52,7 +52,7 @@ export const ledgerImportBench: Benchmark = {
         const text = [KRAKEN_HEADER, ...krakenLines(dailyHistory(DAYS), 'bench-')].join('\n');
         const lines = text.split('\n').length - 1;
         const imports = importServiceOf(runtime.ctx, rates);
-        const ledger = createLedgerService(runtime.ctx, rates);
+        const ledger = ledgerServiceOf(runtime.ctx, rates);
         const options = { source: 'kraken' as const, exchange: 1, to_wallet: 4 };
         // The first run fetches and stores every day's rates; the dry run gives the events.
         await imports.importLedger(text, options);

@@ -5,8 +5,7 @@ import type { FakeHttpServer } from '../../../test/fakes/http.js';
 import { dailyHistory, KRAKEN_HEADER, krakenLines } from '../../../test/fakes/kraken-ledger.js';
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
 import { btcOnly } from '../../../test/support/services.js';
-import { createLedgerFeature } from '../ledger/index.js';
-import { createLedgerService } from '../ledger/service.js';
+import { createLedgerFeature, ledgerServiceOf } from '../ledger/index.js';
 import { createRatesService } from '../rates/index.js';
 import type { Rates } from '../rates/service.js';
 import { createImportsFeature } from './index.js';
@@ -65,7 +64,7 @@ describe(`a Kraken export of ${DAYS} days into a ledger without rates`, () => {
   it('is rebuilt after the rates are gone with two calls again', async () => {
     fake.requests.length = 0;
     await sql`truncate btc.ledger_rates, btc.currency_rates`.execute(t.db.database.db);
-    await createLedgerService(t.ctx, rates).rebuild('deposits');
+    await ledgerServiceOf(t.ctx, rates).rebuild('deposits');
     expect(fake.requests).toHaveLength(2);
     expect(await count('btc.ledger_rates')).toBe(DAYS);
   });

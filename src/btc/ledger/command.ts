@@ -4,7 +4,7 @@ import type { RunningService } from '../../remote/client.js';
 import { terminalOutput, type CommandOutput } from '../../shared/command-output.js';
 import { createRatesService } from '../rates/index.js';
 import type { ReadTable } from './projections.js';
-import { createLedgerService, type LedgerService } from './service.js';
+import { LedgerService } from './service.js';
 
 export type RebuildWhich = ReadTable | 'all';
 
@@ -63,7 +63,12 @@ export function ledgerRebuildCommand(output: CommandOutput = terminalOutput()): 
     async run(args, ctx) {
       const p = parse(args);
       if (!p) return 2;
-      const ledger = createLedgerService(ctx, createRatesService(ctx));
+      const ledger = new LedgerService({
+        db: ctx.database.db,
+        clock: ctx.clock,
+        rates: createRatesService(ctx),
+        shutdown: ctx.shutdown,
+      });
       return rebuildTables(ledger, p.which, p.times, output, ctx.shutdown);
     },
     async forward(args, service: RunningService) {

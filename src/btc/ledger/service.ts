@@ -1,5 +1,5 @@
-import type { AppContext } from '../../context.js';
 import type { Db } from '../../db/schema.js';
+import type { Clock } from '../../shared/clock.js';
 import { danishDate } from '../../shared/danish-time.js';
 import type { RatesService } from '../rates/service.js';
 import {
@@ -20,9 +20,17 @@ import * as history from './history.js';
 import * as projections from './projections.js';
 import * as repo from './repository.js';
 import type { EventRow } from './repository.js';
-import { createReadFunctions, eventJson } from './reads.js';
+import { createReadFunctions, eventJson, type EventQuery, type ListQuery } from './reads.js';
 import type { EventJson } from './schemas.js';
-import { createWalletFunctions } from './wallets.js';
+import { createWalletFunctions, type WalletType } from './wallets.js';
+
+export interface LedgerDeps {
+  db: Db;
+  clock: Clock;
+  /** Converts the fiat amounts; its answers are stored with the events of their day. */
+  rates: RatesService;
+  shutdown: AbortSignal;
+}
 
 /** What a change to the ledger came to: done, or refused for a reason of the ledger's own. */
 export type Outcome<T> = { ok: true; value: T } | { ok: false; violation: Violation };
@@ -73,24 +81,30 @@ function toEvent(row: EventRow): LedgerEvent {
 const readTableOf = (e: EventData | null) =>
   e?.type === 'bank_to_exchange' ? 'deposits' : e?.type === 'exchange_to_wallet' ? 'buys' : null;
 
-export function createLedgerService(ctx: AppContext, rates: RatesService) {
-  const db = ctx.database.db;
-
+export class LedgerService {
   /** Dates whose rates are stored; rows of btc.ledger_rates are never changed or removed. */
-  const ratesStored = new Set<string>();
+  private readonly ratesStored = new Set<string>();
+  private readonly wallets: ReturnType<typeof createWalletFunctions>;
+  private readonly reads: ReturnType<typeof createReadFunctions>;
+
+  constructor(private readonly deps: LedgerDeps) {
+    this.wallets = createWalletFunctions(deps.db);
+    this.reads = createReadFunctions(deps.db);
+  }
 
   /** Fetches before any transaction opens: the rates provider may be slow or down. */
-  async function ensureRates(event: EventData, signal?: AbortSignal): Promise<void> {
+  private async ensureRates(event: EventData, signal?: AbortSignal): Promise<void> {
     const date = event.occurred_at;
-    if (event.type === 'wallet_to_wallet' || ratesStored.has(date)) return;
+    if (event.type === 'wallet_to_wallet' || this.ratesStored.has(date)) return;
+    const { db, shutdown } = this.deps;
     if (!(await repo.hasRates(db, date))) {
-      const found = await rates.forDate(
+      const found = await this.deps.rates.forDate(
         date,
-        signal ? AbortSignal.any([ctx.shutdown, signal]) : ctx.shutdown,
+        signal ? AbortSignal.any([shutdown, signal]) : shutdown,
       );
       await repo.saveRates(db, [{ ...found, date }]);
     }
-    ratesStored.add(date);
+    this.ratesStored.add(date);
   }
 
   /**
@@ -99,7 +113,7 @@ export function createLedgerService(ctx: AppContext, rates: RatesService) {
    * in step, refuses the change if a running balance falls below zero on any date from the first
    * on which it loses sats, applies the balance changes and keeps the read rows.
    */
-  async function change(
+  private async change(
     trx: Db,
     command: LedgerCommand,
     write: () => Promise<EventRow | null>,
@@ -113,7 +127,7 @@ export function createLedgerService(ctx: AppContext, rates: RatesService) {
       const w = await repo.lockWallet(trx, id, moved.has(id) ? 'update' : 'share');
       if (w) wallets.set(id, w);
     }
-    const decision = decide(command, { wallets, today: danishDate(ctx.clock.now()) });
+    const decision = decide(command, { wallets, today: danishDate(this.deps.clock.now()) });
     if (!decision.ok) throw new Refused(decision.violation);
     const { deltas, from, days } = decision.changes;
     const row = await write();
@@ -137,7 +151,7 @@ export function createLedgerService(ctx: AppContext, rates: RatesService) {
   }
 
   /** Runs a change, turning a refusal into its outcome and rolling back everything it wrote. */
-  async function outcomeOf<T>(run: () => Promise<T>): Promise<Outcome<T>> {
+  private async outcomeOf<T>(run: () => Promise<T>): Promise<Outcome<T>> {
     try {
       return { ok: true, value: await run() };
     } catch (e) {
@@ -152,42 +166,43 @@ export function createLedgerService(ctx: AppContext, rates: RatesService) {
    * committed; a refusal the ledger decided is stored too, a refusal of the body's shape is not.
    * A request whose signal aborts (its time ran out) before the commit writes nothing.
    */
-  async function createEvent(
+  async createEvent(
     body: Record<string, unknown>,
     answerOf: (o: Outcome<EventJson>) => Answer,
     key?: string,
     signal?: AbortSignal,
   ): Promise<Answer> {
+    const { db } = this.deps;
     const event = parseEvent(body);
     if (isViolation(event)) return answerOf({ ok: false, violation: event });
     const hash = requestHash(event);
     if (key) {
       const stored = await findAnswer(db, key);
-      if (stored) return replay(key, stored, hash, answerOf);
+      if (stored) return this.replay(key, stored, hash, answerOf);
     }
-    await ensureRates(event, signal);
+    await this.ensureRates(event, signal);
     signal?.throwIfAborted();
     try {
       return await db.transaction().execute(async (trx) => {
-        const row = await change(trx, { kind: 'create', event }, () => repo.insertEvent(trx, event));
+        const row = await this.change(trx, { kind: 'create', event }, () => repo.insertEvent(trx, event));
         const answer = answerOf({ ok: true, value: eventJson(row!) });
         if (key && !(await storeAnswer(trx, key, { ...answer, request_hash: hash }))) throw new KeyTaken();
         if (signal?.aborted) throw new TooLate();
         return answer;
       });
     } catch (e) {
-      if (e instanceof KeyTaken) return replay(key!, (await findAnswer(db, key!))!, hash, answerOf);
+      if (e instanceof KeyTaken) return this.replay(key!, (await findAnswer(db, key!))!, hash, answerOf);
       if (e instanceof TooLate) throw signal!.reason;
       if (!(e instanceof Refused)) throw e;
       // The refusal rolled back what the change wrote; only its answer is kept for the key.
       const answer = answerOf({ ok: false, violation: e.violation });
       if (key && !(await storeAnswer(db, key, { ...answer, request_hash: hash })))
-        return replay(key, (await findAnswer(db, key))!, hash, answerOf);
+        return this.replay(key, (await findAnswer(db, key))!, hash, answerOf);
       return answer;
     }
   }
 
-  function replay(
+  private replay(
     key: string,
     stored: StoredAnswer,
     hash: string,
@@ -197,17 +212,17 @@ export function createLedgerService(ctx: AppContext, rates: RatesService) {
     return { status: stored.status, body: stored.body };
   }
 
-  async function replaceEvent(id: number, body: Record<string, unknown>): Promise<Outcome<EventJson>> {
+  async replaceEvent(id: number, body: Record<string, unknown>): Promise<Outcome<EventJson>> {
     const event = parseEvent(body);
     if (isViolation(event)) return { ok: false, violation: event };
-    await ensureRates(event);
-    return outcomeOf(() =>
-      db.transaction().execute(async (trx) => {
+    await this.ensureRates(event);
+    return this.outcomeOf(() =>
+      this.deps.db.transaction().execute(async (trx) => {
         await projections.lockReadTablesForWrite(trx);
         const prior = await repo.getEvent(trx, id, true);
         if (!prior) throw new Refused({ kind: 'no_event', id });
         const previous = toEvent(prior);
-        const row = await change(trx, { kind: 'replace', previous, event }, () =>
+        const row = await this.change(trx, { kind: 'replace', previous, event }, () =>
           repo.replaceEvent(trx, id, event),
         );
         return eventJson(row!);
@@ -215,13 +230,13 @@ export function createLedgerService(ctx: AppContext, rates: RatesService) {
     );
   }
 
-  async function deleteEvent(id: number): Promise<Outcome<null>> {
-    return outcomeOf(() =>
-      db.transaction().execute(async (trx) => {
+  async deleteEvent(id: number): Promise<Outcome<null>> {
+    return this.outcomeOf(() =>
+      this.deps.db.transaction().execute(async (trx) => {
         await projections.lockReadTablesForWrite(trx);
         const prior = await repo.getEvent(trx, id, true);
         if (!prior) throw new Refused({ kind: 'no_event', id });
-        await change(trx, { kind: 'delete', previous: toEvent(prior) }, async () => {
+        await this.change(trx, { kind: 'delete', previous: toEvent(prior) }, async () => {
           await repo.deleteEvent(trx, id);
           return null;
         });
@@ -235,9 +250,10 @@ export function createLedgerService(ctx: AppContext, rates: RatesService) {
    * it commits, a process killed before that leaves them whole, and writers wait at their first
    * statement (see lockReadTablesForWrite), so none is lost or counted twice.
    */
-  async function rebuild(table: projections.ReadTable): Promise<number> {
+  async rebuild(table: projections.ReadTable): Promise<number> {
+    const { db, rates, shutdown } = this.deps;
     const missing = await repo.datesMissingRates(db);
-    if (missing.length > 0) await repo.saveRates(db, await rates.forDates(missing, ctx.shutdown));
+    if (missing.length > 0) await repo.saveRates(db, await rates.forDates(missing, shutdown));
     return db.transaction().execute(async (trx) => {
       await projections.lockForRebuild(trx, table);
       await projections.deleteAllRows(trx, table);
@@ -245,14 +261,44 @@ export function createLedgerService(ctx: AppContext, rates: RatesService) {
     });
   }
 
-  return {
-    createEvent,
-    replaceEvent,
-    deleteEvent,
-    rebuild,
-    ...createWalletFunctions(db),
-    ...createReadFunctions(db),
-  };
+  // Wallets and the read side live in their own files.
+  listWallets(type?: WalletType) {
+    return this.wallets.listWallets(type);
+  }
+  getWallet(id: number) {
+    return this.wallets.getWallet(id);
+  }
+  createWallet(w: { name: string; wallet_type: WalletType }) {
+    return this.wallets.createWallet(w);
+  }
+  patchWallet(id: number, patch: { name?: string; wallet_type?: WalletType }) {
+    return this.wallets.patchWallet(id, patch);
+  }
+  deleteWallet(id: number) {
+    return this.wallets.deleteWallet(id);
+  }
+  getEvent(id: number) {
+    return this.reads.getEvent(id);
+  }
+  listEvents(q: EventQuery) {
+    return this.reads.listEvents(q);
+  }
+  listDeposits(q: ListQuery) {
+    return this.reads.listDeposits(q);
+  }
+  listBuys(q: ListQuery) {
+    return this.reads.listBuys(q);
+  }
+  allEvents(q: EventQuery, signal?: AbortSignal) {
+    return this.reads.allEvents(q, signal);
+  }
+  allDeposits(q: ListQuery, signal?: AbortSignal) {
+    return this.reads.allDeposits(q, signal);
+  }
+  allBuys(q: ListQuery, signal?: AbortSignal) {
+    return this.reads.allBuys(q, signal);
+  }
+  depositTotals() {
+    return this.reads.depositTotals();
+  }
 }
-
-export type LedgerService = ReturnType<typeof createLedgerService>;

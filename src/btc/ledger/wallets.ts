@@ -2,7 +2,7 @@ import type { Db } from '../../db/schema.js';
 import { conflict, notFound } from '../../shared/refusal.js';
 import * as repo from './repository.js';
 
-type WalletType = 'exchange' | 'wallet';
+export type WalletType = 'exchange' | 'wallet';
 
 /** Wallets: their names and types; their balances are the events' (see service.ts). */
 export function createWalletFunctions(db: Db) {
