@@ -60,27 +60,24 @@ export interface ImportDeps {
 }
 
 /** Exchange exports into the ledger, all or nothing, through the ledger's own rules (decide) and write path. */
-export function createImportService(deps: ImportDeps) {
-  const { db } = deps;
+export class ImportService {
+  constructor(private readonly deps: ImportDeps) {}
 
-  async function importLedger(
-    text: string,
-    options: ImportOptions,
-    hooks: ImportHooks = {},
-  ): Promise<ImportAnswer> {
-    const signal = hooks.signal ? AbortSignal.any([deps.shutdown, hooks.signal]) : deps.shutdown;
+  async importLedger(text: string, options: ImportOptions, hooks: ImportHooks = {}): Promise<ImportAnswer> {
+    const { db, shutdown } = this.deps;
+    const signal = hooks.signal ? AbortSignal.any([shutdown, hooks.signal]) : shutdown;
     const parsed = await readCsv(text, (bytes) => hooks.onProgress?.('read', bytes, text.length));
     if (!parsed.ok) throw new ImportRefused([parsed.problem]);
     const wallets = await ledgerRepo.listWallets(db);
     checkOptions(options, wallets);
-    const now = deps.clock.now();
+    const now = this.deps.clock.now();
     const read: ReadFile =
       options.source === 'kraken'
         ? readKraken(parsed.file, { exchange: options.exchange!, to_wallet: options.to_wallet! }, now)
         : readGenericCsv(parsed.file, options, new Map(wallets.map((w) => [w.name, w.id])));
     if (read.problems.length > 0) throw new ImportRefused(read.problems);
     const today = danishDate(now);
-    const fetched = await fetchRates(
+    const fetched = await this.fetchRates(
       daysNeedingRates(read.movements).filter((d) => d <= today),
       signal,
       hooks,
@@ -90,7 +87,7 @@ export function createImportService(deps: ImportDeps) {
       return await db.transaction().execute(async (trx) => {
         await repo.lockImports(trx);
         await ledgerRepo.saveRates(trx, fetched);
-        const answer = await apply(trx, read, options, today, hooks);
+        const answer = await this.apply(trx, read, options, today, hooks);
         if (options.dry_run) throw new RolledBack(answer);
         // A caller out of time gets nothing committed, so its retry finds nothing half done.
         signal.throwIfAborted();
@@ -102,7 +99,7 @@ export function createImportService(deps: ImportDeps) {
     }
   }
 
-  async function apply(
+  private async apply(
     trx: Db,
     read: ReadFile,
     options: ImportOptions,
@@ -176,20 +173,16 @@ export function createImportService(deps: ImportDeps) {
    * each), not a call a day, which the provider's call budget would space out. What was fetched
    * stays stored by the rates service.
    */
-  async function fetchRates(days: string[], signal: AbortSignal, hooks: ImportHooks): Promise<DailyRates[]> {
-    const stored = await repo.storedRates(db, days);
+  private async fetchRates(days: string[], signal: AbortSignal, hooks: ImportHooks): Promise<DailyRates[]> {
+    const stored = await repo.storedRates(this.deps.db, days);
     const missing = days.filter((d) => !stored.has(d));
     if (missing.length === 0) return [];
     hooks.onProgress?.('rates', 0, missing.length);
-    const fetched = await deps.rates.forDates(missing, signal);
+    const fetched = await this.deps.rates.forDates(missing, signal);
     hooks.onProgress?.('rates', missing.length, missing.length);
     return fetched;
   }
-
-  return { importLedger };
 }
-
-export type ImportService = ReturnType<typeof createImportService>;
 
 function checkOptions(
   options: ImportOptions,
