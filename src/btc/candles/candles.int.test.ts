@@ -8,14 +8,14 @@ import { btcOnly } from '../../../test/support/services.js';
 import { ALWAYS_LEADER, type Leadership } from '../leadership.js';
 import { createCandlesFeature } from './index.js';
 import type { CandleRow } from './repository.js';
-import { Candles, KINDS, PAIRS, type CandleKind } from './service.js';
+import { CandleService, KINDS, PAIRS, type CandleKind } from './service.js';
 import { ROOMY, testDeps } from '../../../test/support/providers.js';
 
 const START = 1_790_000_130; // 2026-09-21T13:35:30Z, inside minute 13:35 and hour 13:00
 const USD = PAIRS[0];
 let fake: FakeKrakenOhlc;
 let db: TestDatabase;
-let candles: Candles;
+let candles: CandleService;
 
 beforeAll(async () => {
   fake = await FakeKrakenOhlc.start(START);
@@ -28,7 +28,7 @@ beforeAll(async () => {
     retries: 1,
     initialDelayMs: 5,
   });
-  candles = new Candles({ db: db.database.db, client, clock: systemClock });
+  candles = new CandleService({ db: db.database.db, client, clock: systemClock });
 });
 afterAll(async () => {
   await fake.server.close();
@@ -160,7 +160,7 @@ describe('the hourly and daily candles', () => {
 describe('spacing', () => {
   it('keeps the given gap between provider calls, across pairs and intervals', async () => {
     const client = new KrakenOhlcClient({ ...testDeps('kraken'), baseUrl: fake.url, timeoutMs: 5_000 });
-    const spaced = new Candles({ db: db.database.db, client, clock: systemClock, minGapMs: 100 });
+    const spaced = new CandleService({ db: db.database.db, client, clock: systemClock, minGapMs: 100 });
     fake.answeredAt.length = 0;
     await Promise.all([spaced.pollAll('minute'), spaced.pollAll('hour'), spaced.pollAll('day')]);
     const times = [...fake.answeredAt].sort((a, b) => a - b);

@@ -4,7 +4,7 @@ import { KrakenOhlcClient } from '../../providers/kraken-ohlc.js';
 import type { Leadership } from '../leadership.js';
 import { CandlePollers, DEFAULT_CADENCE, type Cadence } from './scheduler.js';
 import { candleRoutes } from './routes.js';
-import { Candles } from './service.js';
+import { CandleService } from './service.js';
 
 export interface CandlesOptions {
   cadence?: Cadence;
@@ -24,7 +24,7 @@ export function createCandlesFeature(
     timeoutMs: ctx.config.providerTimeoutMs,
     health,
   });
-  const candles = new Candles({
+  const candles = new CandleService({
     db: ctx.database.db,
     client,
     clock: ctx.clock,

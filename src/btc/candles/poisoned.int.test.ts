@@ -5,7 +5,7 @@ import { testDeps } from '../../../test/support/providers.js';
 import { FeedHealth } from '../../shared/health.js';
 import { KrakenOhlcClient } from '../../providers/kraken-ohlc.js';
 import { fixedClock } from '../../shared/clock.js';
-import { Candles, KINDS, PAIRS, type CandleKind } from './service.js';
+import { CandleService, KINDS, PAIRS, type CandleKind } from './service.js';
 
 /** Poisoned OHLC answers: a candle dated in the future, a price no market had, the first answer after a start. */
 const START = 1_790_000_130; // 2026-09-21T13:35:30Z
@@ -20,7 +20,7 @@ let clock: ReturnType<typeof fixedClock>;
 let health: FeedHealth;
 
 /** The candles service after a (re)start: a new client, so nothing is remembered but what is stored. */
-function started(): Candles {
+function started(): CandleService {
   const client = new KrakenOhlcClient({
     ...testDeps('kraken', { clock }),
     baseUrl: fake.url,
@@ -28,7 +28,7 @@ function started(): Candles {
     retries: 0,
     health,
   });
-  return new Candles({ db: db.database.db, client, clock });
+  return new CandleService({ db: db.database.db, client, clock });
 }
 
 const page = (rows: OhlcWireRow[], last: number) => ({

@@ -2,12 +2,12 @@ import type { App } from '../../context.js';
 import { problems } from '../../http/problem.js';
 import type { CandleRow } from './repository.js';
 import { CandleList, HourQuery, MinuteQuery } from './schemas.js';
-import type { Candles } from './service.js';
+import type { CandleService } from './service.js';
 
 /** The hourly endpoint shows one day. */
 const HOURS = 24;
 
-export function candleRoutes(app: App, candles: Candles): void {
+export function candleRoutes(app: App, candles: CandleService): void {
   app.get(
     '/api/exch-hour',
     {

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { FeedHealth } from '../../shared/health.js';
 import type { Leadership } from '../leadership.js';
-import type { CandleKind, Candles } from './service.js';
+import type { CandleKind, CandleService } from './service.js';
 import { sleep } from '../../shared/sleep.js';
 import { logFailedRound } from '../../providers/errors.js';
 
@@ -18,7 +18,7 @@ export class CandlePollers {
   private unwatch: (() => void) | null = null;
 
   constructor(
-    private readonly candles: Candles,
+    private readonly candles: CandleService,
     private readonly deps: {
       cadence: Cadence;
       leadership: Leadership;

@@ -23,7 +23,7 @@ export const PAIRS = [
 ] as const;
 export type Pair = (typeof PAIRS)[number]['pair'];
 
-export interface CandlesDeps {
+export interface CandleDeps {
   db: Db;
   client: KrakenOhlcClient;
   clock: Clock;
@@ -31,12 +31,12 @@ export interface CandlesDeps {
   minGapMs?: number;
 }
 
-export class Candles {
+export class CandleService {
   private nextCallAt = 0;
   /** Interval and pair whose last stored close the client was given, once after each start. */
   private readonly primed = new Set<string>();
 
-  constructor(private readonly deps: CandlesDeps) {}
+  constructor(private readonly deps: CandleDeps) {}
 
   /**
    * One poll of one interval and pair, resuming from the last stored candle. The 1-minute table
