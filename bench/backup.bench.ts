@@ -8,7 +8,7 @@ import { create } from 'tar';
 import { openDatabase } from '../src/db/connect.js';
 import { migrate } from '../src/db/migrate.js';
 import { restoreBackup } from '../src/ops/backup/restore.js';
-import { backupService } from '../src/ops/backup/service.js';
+import { BackupService } from '../src/ops/backup/service.js';
 import { systemClock } from '../src/shared/clock.js';
 import { generateEvents } from '../test/support/ledger-events.js';
 import { seedYear } from './costs.bench.js';
@@ -55,10 +55,10 @@ export const backupBench: Benchmark = {
       await generateEvents(database, 10_000, '2025-01-01');
       // as the service leaves it: checkpointed by the daily retention, read tables rebuilt
       await sql`checkpoint`.execute(database.db);
-      const service = backupService({ database, dataDir, clock: systemClock });
+      const service = new BackupService({ database, dataDir, clock: systemClock });
       const held: number[] = [];
       const copyTo = database.copyTo!;
-      const measuring = backupService({
+      const measuring = new BackupService({
         database: { copyTo: async (to) => void held.push((await timed(() => copyTo(to)))[1]) },
         dataDir,
         clock: systemClock,

@@ -9,7 +9,8 @@ import { runInNewContext } from 'node:vm';
 import { openDatabase, type Database } from '../src/db/connect.js';
 import { migrate } from '../src/db/migrate.js';
 import type { SolarTable } from '../src/power/solar/tables.js';
-import { importSolarFile, SOLAR_BATCH } from '../src/power/solar/service.js';
+import { SOLAR_BATCH, SolarService } from '../src/power/solar/service.js';
+import { systemClock } from '../src/shared/clock.js';
 import { writeSolarCsv } from '../test/fakes/solar-csv.js';
 import { freshDatabase, TEST_DATABASE_URL } from '../test/support/db.js';
 import { row, type Benchmark } from './lib.js';
@@ -107,12 +108,13 @@ export const solarImportBench: Benchmark = {
           return { database, close: () => database.close() };
         });
     const database = test.database;
+    const solar = new SolarService({ db: database.db, clock: systemClock });
     try {
       const imports: number[] = [];
       const plains: number[] = [];
       const importOnce = async () => {
         await truncate(database);
-        const r = await timed(() => importSolarFile(database.db, big));
+        const r = await timed(() => solar.importSolarFile(big));
         if (r.value.inserted !== ROWS) throw new Error(`imported ${r.value.inserted} rows, expected ${ROWS}`);
         imports.push(r.ms);
       };
@@ -123,9 +125,9 @@ export const solarImportBench: Benchmark = {
       };
       for (const step of [importOnce, plainOnce, plainOnce, importOnce]) await step();
       await truncate(database);
-      const smallRun = await liveHeap(() => importSolarFile(database.db, small));
+      const smallRun = await liveHeap(() => solar.importSolarFile(small));
       await truncate(database);
-      const bigRun = await liveHeap(() => importSolarFile(database.db, big));
+      const bigRun = await liveHeap(() => solar.importSolarFile(big));
       gc();
       const before = process.memoryUsage().heapUsed;
       const held = await loadRows(big);

@@ -35,7 +35,12 @@ export async function refreshCharges(app: TestApp, fake: FakeEnergiDataService):
     baseUrl: fake.url,
     timeoutMs: 5000,
   });
-  const prices = new PriceService(app.ctx, provider);
+  const prices = new PriceService({
+    db: app.ctx.database.db,
+    clock: app.ctx.clock,
+    shutdown: app.ctx.shutdown,
+    provider,
+  });
   await new HouseholdCharges({
     db: app.ctx.database.db,
     pricelist: (filter, signal) => provider.pricelist(filter, signal),

@@ -14,7 +14,7 @@ import { RemoteError, runningService } from '../../remote/client.js';
 import { commandArgs } from '../../shared/args.js';
 import { systemClock } from '../../shared/clock.js';
 import { restoreBackup, RestoreRefused } from './restore.js';
-import { backupService } from './service.js';
+import { BackupService } from './service.js';
 
 const out = (line: string) => process.stdout.write(`${line}\n`);
 const err = (line: string) => process.stderr.write(`${line}\n`);
@@ -61,7 +61,7 @@ export const backupCommand: ConfigCommand = {
       return fromService(config, file, e.pid, started);
     }
     try {
-      const service = backupService({ database, dataDir: config.dataDir, clock: systemClock });
+      const service = new BackupService({ database, dataDir: config.dataDir, clock: systemClock });
       const { bytes } = await service.writeFile(file);
       out(`backup ${file}: ${mb(bytes)} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
       return 0;

@@ -1,10 +1,10 @@
 import type { AppContext, Feature } from '../../context.js';
 import { backupRoutes } from './routes.js';
 import { BackupScheduler, DEFAULT_BACKUP_PATTERN } from './scheduler.js';
-import { backupService, type BackupService } from './service.js';
+import { BackupService } from './service.js';
 
 export function createBackupService(ctx: AppContext): BackupService {
-  return backupService({ database: ctx.database, dataDir: ctx.config.dataDir, clock: ctx.clock });
+  return new BackupService({ database: ctx.database, dataDir: ctx.config.dataDir, clock: ctx.clock });
 }
 
 /**

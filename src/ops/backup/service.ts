@@ -41,8 +41,6 @@ export interface BackupDeps {
   clock: Clock;
 }
 
-export type BackupService = ReturnType<typeof backupService>;
-
 /** `satwatt-20261125T040700Z.tar.gz`: names sort by time. */
 export function backupName(at: Date): string {
   return `satwatt-${at
@@ -59,22 +57,29 @@ const SNAPSHOT_PREFIX = '.snapshot-';
  * holds every other query for as long as the copy takes), then packed and compressed from that
  * copy while the service goes on, and the copy removed once it is read.
  */
-export function backupService(deps: BackupDeps) {
-  let busy = false;
-  const copyTo = deps.database.copyTo;
+export class BackupService {
+  private busy = false;
 
-  const open = async (): Promise<Snapshot> => {
+  constructor(private readonly deps: BackupDeps) {}
+
+  /** Whether this database can be backed up here at all. */
+  get available(): boolean {
+    return this.deps.database.copyTo !== null;
+  }
+
+  async open(): Promise<Snapshot> {
+    const { copyTo } = this.deps.database;
     if (!copyTo) throw new BackupUnavailable('the database is not an embedded database in a folder');
-    if (busy) throw new BackupBusy('a backup is being made; try again when it is done');
-    busy = true;
-    const folder = path.join(deps.dataDir, `${SNAPSHOT_PREFIX}${randomUUID()}`);
+    if (this.busy) throw new BackupBusy('a backup is being made; try again when it is done');
+    this.busy = true;
+    const folder = path.join(this.deps.dataDir, `${SNAPSHOT_PREFIX}${randomUUID()}`);
     const release = async () => {
       await rm(folder, { recursive: true, force: true });
-      busy = false;
+      this.busy = false;
     };
     try {
-      await removeLeftovers(deps.dataDir);
-      const at = deps.clock.now();
+      await removeLeftovers(this.deps.dataDir);
+      const at = this.deps.clock.now();
       await copyTo(path.join(folder, 'pg'));
       const manifest: Manifest = {
         format: 'satwatt-backup',
@@ -97,29 +102,24 @@ export function backupService(deps: BackupDeps) {
       await release();
       throw e;
     }
-  };
+  }
 
-  return {
-    /** Whether this database can be backed up here at all. */
-    available: copyTo !== null,
-    open,
-    /** Writes a backup to `target` under a temporary name, renamed once complete. */
-    async writeFile(target: string): Promise<{ manifest: Manifest; bytes: number }> {
-      const snapshot = await open();
-      const partial = path.join(path.dirname(target), `.${path.basename(target)}.partial-${randomUUID()}`);
-      try {
-        await pipeline(snapshot.stream, createWriteStream(partial, { flush: true }));
-        await rename(partial, target);
-      } catch (e) {
-        snapshot.stream.destroy();
-        await rm(partial, { force: true });
-        throw e;
-      } finally {
-        await snapshot.cleaned();
-      }
-      return { manifest: snapshot.manifest, bytes: (await stat(target)).size };
-    },
-  };
+  /** Writes a backup to `target` under a temporary name, renamed once complete. */
+  async writeFile(target: string): Promise<{ manifest: Manifest; bytes: number }> {
+    const snapshot = await this.open();
+    const partial = path.join(path.dirname(target), `.${path.basename(target)}.partial-${randomUUID()}`);
+    try {
+      await pipeline(snapshot.stream, createWriteStream(partial, { flush: true }));
+      await rename(partial, target);
+    } catch (e) {
+      snapshot.stream.destroy();
+      await rm(partial, { force: true });
+      throw e;
+    } finally {
+      await snapshot.cleaned();
+    }
+    return { manifest: snapshot.manifest, bytes: (await stat(target)).size };
+  }
 }
 
 /** Copies left by a process that stopped while sending a backup. */

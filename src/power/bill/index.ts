@@ -1,18 +1,18 @@
 import type { AppContext, Feature } from '../../context.js';
 import type { PriceService } from '../prices/service.js';
 import { billRoutes } from './routes.js';
-import { monthBill } from './service.js';
+import { BillService } from './service.js';
 
 /** GET /api/bill: a month of the household's metered consumption priced line by line. */
 export function createBillFeature(ctx: AppContext, deps: { prices: PriceService }): Feature {
-  const billDeps = {
+  const service = new BillService({
     db: ctx.database.db,
     clock: ctx.clock,
     fillDays: (days: string[], signal?: AbortSignal) => deps.prices.fillDays(days, signal),
     config: ctx.config,
-  };
+  });
   return {
     name: 'bill',
-    routes: (app) => billRoutes(app, (month, signal) => monthBill(billDeps, month, signal)),
+    routes: (app) => billRoutes(app, service),
   };
 }

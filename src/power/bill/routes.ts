@@ -2,11 +2,11 @@ import type { App } from '../../context.js';
 import { csvColumns, jsonOrCsv, sendCsv } from '../../http/csv.js';
 import { badRequest, problems } from '../../http/problem.js';
 import { Bill, BillLine, BillQuery } from './schemas.js';
-import { MonthOutOfRange, type Bill as BillAnswer } from './service.js';
+import { MonthOutOfRange, type Bill as BillAnswer, type BillService } from './service.js';
 
 const LINE_COLUMNS = csvColumns(BillLine);
 
-export function billRoutes(app: App, bill: (month: string, signal?: AbortSignal) => Promise<BillAnswer>) {
+export function billRoutes(app: App, service: BillService) {
   app.get(
     '/api/bill',
     {
@@ -24,7 +24,7 @@ export function billRoutes(app: App, bill: (month: string, signal?: AbortSignal)
       const { month, format } = request.query;
       let answer: BillAnswer;
       try {
-        answer = await bill(month, request.deadline.signal);
+        answer = await service.monthBill(month, request.deadline.signal);
       } catch (e) {
         if (e instanceof MonthOutOfRange) throw badRequest(e.message);
         throw e;

@@ -53,82 +53,87 @@ export interface BillDeps {
 /** Rounded to øre, half away from zero. */
 const ore = (v: Big) => v.round(2, Big.roundHalfUp);
 
-/**
- * The month's bill: one line per charge over the metered consumption (spot at each interval's
- * own price, each tariff, the supplier's markup), one per subscription (prorated by the days it
- * is in force), the supplier's subscription, VAT on the subtotal. Each line is rounded to øre; the
- * subtotal and total are sums of rounded amounts. An interval without a price is counted and
- * left out, never priced at 0; `complete` is false then, or while any interval has no reading.
- */
-export async function monthBill(deps: BillDeps, month: string, signal?: AbortSignal): Promise<Bill> {
-  const last = danishDate(deps.clock.now()).slice(0, 7);
-  if (month < FIRST_MONTH || month > last) throw new MonthOutOfRange(month, last);
-  const first = `${month}-01`;
-  const next = addDays(`${month}-28`, 4).slice(0, 7) + '-01';
-  const { config } = deps;
-  const params = {
-    start: danishDayBounds(first).start,
-    end: danishDayBounds(addDays(next, -1)).end,
-    area: config.priceArea,
-    markup: config.supplierMarkupDkkKwh,
-    vatRate: config.vatRate,
-  };
-  let totals = await repo.billTotals(deps.db, params);
-  if (totals.usage.unpriced_days?.length) {
-    // Days never fetched are fetched as /api/elprice does; whatever stays unpriced is counted.
-    await deps.fillDays(totals.usage.unpriced_days, signal);
-    totals = await repo.billTotals(deps.db, params);
+export class BillService {
+  constructor(private readonly deps: BillDeps) {}
+
+  /**
+   * The month's bill: one line per charge over the metered consumption (spot at each interval's
+   * own price, each tariff, the supplier's markup), one per subscription (prorated by the days it
+   * is in force), the supplier's subscription, VAT on the subtotal. Each line is rounded to øre; the
+   * subtotal and total are sums of rounded amounts. An interval without a price is counted and
+   * left out, never priced at 0; `complete` is false then, or while any interval has no reading.
+   */
+  async monthBill(month: string, signal?: AbortSignal): Promise<Bill> {
+    const deps = this.deps;
+    const last = danishDate(deps.clock.now()).slice(0, 7);
+    if (month < FIRST_MONTH || month > last) throw new MonthOutOfRange(month, last);
+    const first = `${month}-01`;
+    const next = addDays(`${month}-28`, 4).slice(0, 7) + '-01';
+    const { config } = deps;
+    const params = {
+      start: danishDayBounds(first).start,
+      end: danishDayBounds(addDays(next, -1)).end,
+      area: config.priceArea,
+      markup: config.supplierMarkupDkkKwh,
+      vatRate: config.vatRate,
+    };
+    let totals = await repo.billTotals(deps.db, params);
+    if (totals.usage.unpriced_days?.length) {
+      // Days never fetched are fetched as /api/elprice does; whatever stays unpriced is counted.
+      await deps.fillDays(totals.usage.unpriced_days, signal);
+      totals = await repo.billTotals(deps.db, params);
+    }
+    const usage = totals.usage;
+    const lines: BillLine[] = [];
+    const priced = new Big(usage.priced_kwh);
+    const kwhLine = (name: string, kind: BillLine['kind'], owner: string | null, kwh: Big, amount: Big) =>
+      lines.push({
+        name,
+        kind,
+        owner,
+        kwh: Number(kwh.toString()),
+        amount_dkk: Number(ore(amount).toString()),
+      });
+    kwhLine('Spot price', 'spot', null, priced, new Big(usage.spot_dkk));
+    for (const t of totals.tariffs)
+      kwhLine(t.name, 'tariff', t.owner ?? t.owner_gln, new Big(t.kwh), new Big(t.amount_dkk));
+    if (!new Big(config.supplierMarkupDkkKwh).eq(0))
+      kwhLine('Supplier markup', 'markup', null, priced, priced.times(config.supplierMarkupDkkKwh));
+    const daysInMonth = (params.end.getTime() - params.start.getTime()) / 86_400_000;
+    const monthDays = Math.round(daysInMonth);
+    for (const s of await repo.billSubscriptions(deps.db, first, next)) {
+      const price = new Big(s.price_dkk);
+      const amount = s.resolution === 'P1D' ? price.times(s.days) : price.times(s.days).div(monthDays);
+      lines.push({
+        name: s.name,
+        kind: 'subscription',
+        owner: s.owner ?? s.owner_gln,
+        kwh: null,
+        amount_dkk: Number(ore(amount).toString()),
+      });
+    }
+    if (!new Big(config.supplierSubscriptionDkkMonth).eq(0))
+      lines.push({
+        name: 'Supplier subscription',
+        kind: 'subscription',
+        owner: null,
+        kwh: null,
+        amount_dkk: Number(ore(new Big(config.supplierSubscriptionDkkMonth)).toString()),
+      });
+    const subtotal = lines.reduce((sum, l) => sum.plus(l.amount_dkk), new Big(0));
+    const vat = ore(subtotal.times(config.vatRate));
+    const minutes = (params.end.getTime() - params.start.getTime()) / 60_000;
+    return {
+      month,
+      area: config.priceArea,
+      complete: Number(usage.metered_minutes) === minutes && usage.intervals === usage.intervals_priced,
+      consumption_kwh: Number(usage.consumption_kwh),
+      intervals: Number(usage.intervals),
+      intervals_priced: Number(usage.intervals_priced),
+      lines,
+      subtotal_dkk: Number(subtotal.toString()),
+      vat_dkk: Number(vat.toString()),
+      total_dkk: Number(subtotal.plus(vat).toString()),
+    };
   }
-  const usage = totals.usage;
-  const lines: BillLine[] = [];
-  const priced = new Big(usage.priced_kwh);
-  const kwhLine = (name: string, kind: BillLine['kind'], owner: string | null, kwh: Big, amount: Big) =>
-    lines.push({
-      name,
-      kind,
-      owner,
-      kwh: Number(kwh.toString()),
-      amount_dkk: Number(ore(amount).toString()),
-    });
-  kwhLine('Spot price', 'spot', null, priced, new Big(usage.spot_dkk));
-  for (const t of totals.tariffs)
-    kwhLine(t.name, 'tariff', t.owner ?? t.owner_gln, new Big(t.kwh), new Big(t.amount_dkk));
-  if (!new Big(config.supplierMarkupDkkKwh).eq(0))
-    kwhLine('Supplier markup', 'markup', null, priced, priced.times(config.supplierMarkupDkkKwh));
-  const daysInMonth = (params.end.getTime() - params.start.getTime()) / 86_400_000;
-  const monthDays = Math.round(daysInMonth);
-  for (const s of await repo.billSubscriptions(deps.db, first, next)) {
-    const price = new Big(s.price_dkk);
-    const amount = s.resolution === 'P1D' ? price.times(s.days) : price.times(s.days).div(monthDays);
-    lines.push({
-      name: s.name,
-      kind: 'subscription',
-      owner: s.owner ?? s.owner_gln,
-      kwh: null,
-      amount_dkk: Number(ore(amount).toString()),
-    });
-  }
-  if (!new Big(config.supplierSubscriptionDkkMonth).eq(0))
-    lines.push({
-      name: 'Supplier subscription',
-      kind: 'subscription',
-      owner: null,
-      kwh: null,
-      amount_dkk: Number(ore(new Big(config.supplierSubscriptionDkkMonth)).toString()),
-    });
-  const subtotal = lines.reduce((sum, l) => sum.plus(l.amount_dkk), new Big(0));
-  const vat = ore(subtotal.times(config.vatRate));
-  const minutes = (params.end.getTime() - params.start.getTime()) / 60_000;
-  return {
-    month,
-    area: config.priceArea,
-    complete: Number(usage.metered_minutes) === minutes && usage.intervals === usage.intervals_priced,
-    consumption_kwh: Number(usage.consumption_kwh),
-    intervals: Number(usage.intervals),
-    intervals_priced: Number(usage.intervals_priced),
-    lines,
-    subtotal_dkk: Number(subtotal.toString()),
-    vat_dkk: Number(vat.toString()),
-    total_dkk: Number(subtotal.plus(vat).toString()),
-  };
 }

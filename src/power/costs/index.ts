@@ -9,6 +9,12 @@ export function createCostsFeature(
   ctx: AppContext,
   deps: { prices: PriceService; household: Pick<HouseholdCharges, 'current'> },
 ): Feature & { costs: CostService; prices: PriceService } {
-  const service = new CostService(ctx, deps.prices, () => deps.household.current());
+  const service = new CostService({
+    db: ctx.database.db,
+    clock: ctx.clock,
+    prices: deps.prices,
+    household: () => deps.household.current(),
+    config: ctx.config,
+  });
   return { name: 'costs', costs: service, prices: deps.prices, routes: (app) => costRoutes(app, service) };
 }

@@ -1,6 +1,8 @@
 import { Big } from 'big.js';
 import { LRUCache } from 'lru-cache';
-import type { AppContext } from '../../context.js';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/schema.js';
+import type { Clock } from '../../shared/clock.js';
 import { invalid, notFound } from '../../shared/refusal.js';
 import { ProviderError } from '../../providers/http.js';
 import {
@@ -23,6 +25,15 @@ export interface ConsumerPricesAnswer {
   body: ConsumerPrices;
   json: Buffer;
   complete: boolean;
+}
+
+export interface CostDeps {
+  db: Db;
+  clock: Clock;
+  /** Its stored hours, the fetch of a day not stored, and the version of the charges its caches compare. */
+  prices: PriceService;
+  household: () => HouseholdStatus;
+  config: Pick<Config, 'priceArea' | 'supplierMarkupDkkKwh' | 'vatRate'>;
 }
 
 const CACHE_ENTRIES = 800;
@@ -50,12 +61,8 @@ export class CostService {
   });
   private readonly pricing: Pricing;
 
-  constructor(
-    private readonly ctx: AppContext,
-    private readonly prices: PriceService,
-    private readonly household: () => HouseholdStatus,
-  ) {
-    this.pricing = { markup: ctx.config.supplierMarkupDkkKwh, vatRate: ctx.config.vatRate };
+  constructor(private readonly deps: CostDeps) {
+    this.pricing = { markup: deps.config.supplierMarkupDkkKwh, vatRate: deps.config.vatRate };
   }
 
   /** A complete day already answered with the current charges (see PriceService.cachedElprice). */
@@ -64,9 +71,9 @@ export class CostService {
     area: string | undefined,
     resolution: Resolution = 'hour',
   ): ConsumerPricesAnswer | undefined {
-    const key = `${date ?? this.prices.today()}|${area ?? this.ctx.config.priceArea}|${resolution}`;
+    const key = `${date ?? this.deps.prices.today()}|${area ?? this.deps.config.priceArea}|${resolution}`;
     const hit = this.cache.get(key);
-    return hit && hit.version === this.prices.chargesVersion ? hit.answer : undefined;
+    return hit && hit.version === this.deps.prices.chargesVersion ? hit.answer : undefined;
   }
 
   /** A day not stored is fetched as /api/elprice fetches it (shared, at most once a minute). */
@@ -78,17 +85,17 @@ export class CostService {
   ): Promise<ConsumerPricesAnswer> {
     const hit = this.cachedConsumerPrices(date, area, resolution);
     if (hit) return hit;
-    const day = date ?? this.prices.today();
-    const where = area ?? this.ctx.config.priceArea;
+    const day = date ?? this.deps.prices.today();
+    const where = area ?? this.deps.config.priceArea;
     const key = `${day}|${where}|${resolution}`;
-    const version = this.prices.chargesVersion;
-    await this.prices.elprice(day, undefined, signal);
+    const version = this.deps.prices.chargesVersion;
+    await this.deps.prices.elprice(day, undefined, signal);
     const hours =
       resolution === 'hour' ? await this.pricedHours(day, where) : await this.pricedQuarters(day, where);
     const items = hours.map(consumerItem);
     const steps = danishDaySteps(day, resolution === 'hour' ? 60 : 15).length;
     const complete = items.length === steps && items.every((i) => i.total !== null);
-    const status = this.household();
+    const status = this.deps.household();
     const body: ConsumerPrices = {
       date: day,
       area: where,
@@ -116,7 +123,7 @@ export class CostService {
       throw invalid(
         `querystring.to: at most ${MAX_COST_DAYS} days from ${from}, that is ${addDays(from, MAX_COST_DAYS - 1)}`,
       );
-    const area = this.ctx.config.priceArea;
+    const area = this.deps.config.priceArea;
     const params = {
       start: danishDayBounds(from).start,
       end: danishDayBounds(to).end,
@@ -124,12 +131,12 @@ export class CostService {
       markup: this.pricing.markup,
       vatRate: this.pricing.vatRate,
     };
-    const db = this.ctx.database.db;
+    const db = this.deps.db;
     let rows = await repo.costDays(db, params);
     const unpriced = rows.filter((r) => r.unpriced).map((r) => r.date);
     if (unpriced.length > 0) {
       // A metered day whose prices were never fetched is fetched now, as /api/elprice would.
-      await this.prices.fillDays(unpriced, signal);
+      await this.deps.prices.fillDays(unpriced, signal);
       rows = await repo.costDays(db, params);
     }
     const stored = new Map(rows.map((r) => [r.date, r]));
@@ -223,27 +230,22 @@ export class CostService {
     area: string | undefined,
     signal?: AbortSignal,
   ): Promise<Cheapest> {
-    const where = area ?? this.ctx.config.priceArea;
+    const where = area ?? this.deps.config.priceArea;
     let hours: PricedHour[];
     if (date !== undefined) {
-      await this.prices.elprice(date, undefined, signal);
+      await this.deps.prices.elprice(date, undefined, signal);
       hours = await this.pricedHours(date, where);
     } else {
-      const now = this.ctx.clock.now();
+      const now = this.deps.clock.now();
       const today = danishDate(now);
       const tomorrow = addDays(today, 1);
-      await this.prices.elprice(today, undefined, signal);
+      await this.deps.prices.elprice(today, undefined, signal);
       // Tomorrow is published from about 13:00; until then (or while the provider fails) it is simply absent.
-      await this.prices.elprice(tomorrow, undefined, signal).catch((e: unknown) => {
+      await this.deps.prices.elprice(tomorrow, undefined, signal).catch((e: unknown) => {
         if (!(e instanceof ProviderError)) throw e;
       });
       const hourStart = new Date(Math.floor(now.getTime() / 3_600_000) * 3_600_000);
-      const rows = await repo.consumerHours(
-        this.ctx.database.db,
-        hourStart,
-        danishDayBounds(tomorrow).end,
-        where,
-      );
+      const rows = await repo.consumerHours(this.deps.db, hourStart, danishDayBounds(tomorrow).end, where);
       hours = rows.map((r) => priceHour(r, this.pricing));
     }
     const w = cheapestWindow(hours, n);
@@ -264,7 +266,7 @@ export class CostService {
   /** Every stored period of the day as quarter hours: an hourly row (before 2025-10-01) is four quarters at its price. */
   private async pricedQuarters(day: string, area: string): Promise<PricedHour[]> {
     const { start, end } = danishDayBounds(day);
-    const rows = await repo.consumerQuarters(this.ctx.database.db, start, end, area);
+    const rows = await repo.consumerQuarters(this.deps.db, start, end, area);
     return rows.flatMap((r) =>
       Array.from({ length: r.minutes / 15 }, (_, i) =>
         priceHour({ ...r, time_dk: new Date(r.time_dk.getTime() + i * 900_000) }, this.pricing),
@@ -274,7 +276,7 @@ export class CostService {
 
   private async pricedHours(day: string, area: string): Promise<PricedHour[]> {
     const { start, end } = danishDayBounds(day);
-    const rows = await repo.consumerHours(this.ctx.database.db, start, end, area);
+    const rows = await repo.consumerHours(this.deps.db, start, end, area);
     return rows.map((r) => priceHour(r, this.pricing));
   }
 }

@@ -4,7 +4,7 @@ import { EloverblikClient, refreshTokenSource, type Sleep } from '../../provider
 import { ALWAYS_LEADER, type Leadership } from '../../btc/leadership.js';
 import { meteringRoutes } from './routes.js';
 import { MeteringSyncScheduler } from './scheduler.js';
-import { meteringService, type MeteringService } from './service.js';
+import { MeteringService } from './service.js';
 
 export interface MeteringOptions {
   /** Tests inject a sleep so the provider's one-minute waits take no time. */
@@ -32,7 +32,7 @@ export function createMeteringService(
   opts: MeteringOptions = {},
   client = createEloverblikClient(ctx, opts),
 ): MeteringService {
-  return meteringService({ db: ctx.database.db, client, clock: ctx.clock, shutdown: ctx.shutdown });
+  return new MeteringService({ db: ctx.database.db, client, clock: ctx.clock, shutdown: ctx.shutdown });
 }
 
 /**

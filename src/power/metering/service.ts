@@ -39,131 +39,127 @@ const PRODUCTION_TYPE = 'D06';
 const CONSUMPTION_TYPE = 'D07';
 const CHUNK = 2000;
 
-export type MeteringService = ReturnType<typeof meteringService>;
+function outcome(date: string, status: SyncStatus, production = 0, consumption = 0): SyncResult {
+  return { date, status, production, consumption };
+}
 
-export function meteringService(deps: MeteringDeps) {
-  const { db, client, clock } = deps;
-  const outcome = (date: string, status: SyncStatus, production = 0, consumption = 0): SyncResult => ({
-    date,
-    status,
-    production,
-    consumption,
-  });
+export class MeteringService {
+  constructor(private readonly deps: MeteringDeps) {}
 
-  return {
-    /**
-     * Fetches and stores one past Danish day. The provider is called outside the transaction
-     * (the embedded database has one connection); the writes happen in one transaction under
-     * an advisory lock of the date, which re-checks, so concurrent syncs store everything once.
-     */
-    async sync(date?: string, request?: AbortSignal): Promise<SyncResult> {
-      const today = danishDate(clock.now());
-      const day = date ?? today;
-      if (day >= addDays(today, -1)) return outcome(day, 'no data to fetch');
-      const first = firstAvailableDay(today);
-      if (day < first)
-        throw invalid(
-          `querystring.date: ${day} is before ${first}; Eloverblik keeps only the last 5 years and the current one`,
-        );
-      const { start, end } = danishDayBounds(day);
-      if (await repo.hasConsumptionBetween(db, start, end)) return outcome(day, 'already synced');
-
-      const signal = deps.shutdown ? either(deps.shutdown, request) : request;
-      // A client's request is refused (503, Retry-After) when the provider's budget is spent; a command waits.
-      const onBusy = request ? 'refuse' : 'wait';
-      const points = await client.meteringPoints(signal, onBusy);
-      const all = points.flatMap((p) => [
-        { id: p.id, type: p.type, readingOccurrence: p.readingOccurrence },
-        ...p.children,
-      ]);
-      // Readings at each point's own resolution: a quarter-hour point is asked for its quarters.
-      const series: TimeSeries[] = [];
-      for (const aggregation of ['Hour', 'Quarter'] as const) {
-        const ids = all
-          .filter((p) => (p.readingOccurrence === 'PT15M') === (aggregation === 'Quarter'))
-          .map((p) => p.id);
-        if (ids.length > 0)
-          series.push(...(await client.timeSeries(ids, day, addDays(day, 1), aggregation, signal, onBusy)));
-      }
-      // Charges belong to the parent points; the provider refuses child points (error 20009).
-      const charges = await client.charges(
-        points.map((p) => p.id),
-        signal,
-        onBusy,
+  /**
+   * Fetches and stores one past Danish day. The provider is called outside the transaction
+   * (the embedded database has one connection); the writes happen in one transaction under
+   * an advisory lock of the date, which re-checks, so concurrent syncs store everything once.
+   */
+  async sync(date?: string, request?: AbortSignal): Promise<SyncResult> {
+    const { db, client, clock } = this.deps;
+    const today = danishDate(clock.now());
+    const day = date ?? today;
+    if (day >= addDays(today, -1)) return outcome(day, 'no data to fetch');
+    const first = firstAvailableDay(today);
+    if (day < first)
+      throw invalid(
+        `querystring.date: ${day} is before ${first}; Eloverblik keeps only the last 5 years and the current one`,
       );
-      const typeOf = new Map(all.map((p) => [p.id, p.type]));
-      const hasD07 = all.some((p) => p.type === CONSUMPTION_TYPE);
-      const consumptionType = hasD07 ? CONSUMPTION_TYPE : 'E17';
+    const { start, end } = danishDayBounds(day);
+    if (await repo.hasConsumptionBetween(db, start, end)) return outcome(day, 'already synced');
 
-      // A request out of time writes nothing rather than something its caller never hears of.
-      signal?.throwIfAborted();
-      const result = await db.transaction().execute(async (trx) => {
-        await repo.lockSyncDate(trx, day);
-        if (await repo.hasConsumptionBetween(trx, start, end)) return outcome(day, 'already synced');
-        await repo.upsertMeteringPoints(trx, points.map(parentRow));
-        await repo.upsertMeteringPoints(trx, points.flatMap(childRows));
-        for (const rows of chunks(readingRows(series))) await repo.insertReadings(trx, rows);
-        for (const mp of charges) {
-          for (const c of mp.charges) {
-            const chargeId = await repo.insertCharge(trx, {
-              metering_point_id: mp.meteringPointId,
-              kind: c.kind,
-              name: c.name,
-              description: c.description,
-              owner_gln: c.owner,
-              period_type: c.periodType,
-              quantity: c.quantity,
-              valid_from: c.validFrom,
-              valid_to: c.validTo,
-            });
-            if (chargeId === undefined) continue;
-            await repo.insertChargePrices(
-              trx,
-              c.prices.map((p) => ({ charge_id: chargeId, position: p.position, price_dkk: p.priceDkk })),
-            );
-          }
+    const signal = this.deps.shutdown ? either(this.deps.shutdown, request) : request;
+    // A client's request is refused (503, Retry-After) when the provider's budget is spent; a command waits.
+    const onBusy = request ? 'refuse' : 'wait';
+    const points = await client.meteringPoints(signal, onBusy);
+    const all = points.flatMap((p) => [
+      { id: p.id, type: p.type, readingOccurrence: p.readingOccurrence },
+      ...p.children,
+    ]);
+    // Readings at each point's own resolution: a quarter-hour point is asked for its quarters.
+    const series: TimeSeries[] = [];
+    for (const aggregation of ['Hour', 'Quarter'] as const) {
+      const ids = all
+        .filter((p) => (p.readingOccurrence === 'PT15M') === (aggregation === 'Quarter'))
+        .map((p) => p.id);
+      if (ids.length > 0)
+        series.push(...(await client.timeSeries(ids, day, addDays(day, 1), aggregation, signal, onBusy)));
+    }
+    // Charges belong to the parent points; the provider refuses child points (error 20009).
+    const charges = await client.charges(
+      points.map((p) => p.id),
+      signal,
+      onBusy,
+    );
+    const typeOf = new Map(all.map((p) => [p.id, p.type]));
+    const hasD07 = all.some((p) => p.type === CONSUMPTION_TYPE);
+    const consumptionType = hasD07 ? CONSUMPTION_TYPE : 'E17';
+
+    // A request out of time writes nothing rather than something its caller never hears of.
+    signal?.throwIfAborted();
+    const result = await db.transaction().execute(async (trx) => {
+      await repo.lockSyncDate(trx, day);
+      if (await repo.hasConsumptionBetween(trx, start, end)) return outcome(day, 'already synced');
+      await repo.upsertMeteringPoints(trx, points.map(parentRow));
+      await repo.upsertMeteringPoints(trx, points.flatMap(childRows));
+      for (const rows of chunks(readingRows(series))) await repo.insertReadings(trx, rows);
+      for (const mp of charges) {
+        for (const c of mp.charges) {
+          const chargeId = await repo.insertCharge(trx, {
+            metering_point_id: mp.meteringPointId,
+            kind: c.kind,
+            name: c.name,
+            description: c.description,
+            owner_gln: c.owner,
+            period_type: c.periodType,
+            quantity: c.quantity,
+            valid_from: c.validFrom,
+            valid_to: c.validTo,
+          });
+          if (chargeId === undefined) continue;
+          await repo.insertChargePrices(
+            trx,
+            c.prices.map((p) => ({ charge_id: chargeId, position: p.position, price_dkk: p.priceDkk })),
+          );
         }
-        const hourly = (type: string) =>
-          energyRows(series.filter((s) => typeOf.get(s.meteringPointId) === type));
-        let production = 0;
-        for (const rows of chunks(hourly(PRODUCTION_TYPE)))
-          production += await repo.insertEnergy(trx, 'power.production', rows);
-        let consumption = 0;
-        for (const rows of chunks(hourly(consumptionType)))
-          consumption += await repo.insertEnergy(trx, 'power.consumption', rows);
-        return outcome(day, 'synced', production, consumption);
-      });
-      if (result.status === 'synced') await repo.analyzeEnergy(db);
-      return result;
-    },
+      }
+      const hourly = (type: string) =>
+        energyRows(series.filter((s) => typeOf.get(s.meteringPointId) === type));
+      let production = 0;
+      for (const rows of chunks(hourly(PRODUCTION_TYPE)))
+        production += await repo.insertEnergy(trx, 'power.production', rows);
+      let consumption = 0;
+      for (const rows of chunks(hourly(consumptionType)))
+        consumption += await repo.insertEnergy(trx, 'power.consumption', rows);
+      return outcome(day, 'synced', production, consumption);
+    });
+    if (result.status === 'synced') await repo.analyzeEnergy(db);
+    return result;
+  }
 
-    /**
-     * Stored rows of a Danish day (the date defaults to today): `hour` sums each hour's quarters
-     * (23, 24 or 25 rows a point), `quarter` gives every reading at its own resolution.
-     */
-    async energyOfDay(
-      table: EnergyTable,
-      date?: string,
-      resolution: 'hour' | 'quarter' = 'hour',
-    ): Promise<{ date: string; rows: EnergyRow[] }> {
-      const day = date ?? danishDate(clock.now());
-      const { start, end } = danishDayBounds(day);
-      const rows =
-        resolution === 'hour'
-          ? await repo.energyHoursBetween(db, table, start, end)
-          : await repo.energyBetween(db, table, start, end);
-      return {
-        date: day,
-        rows: rows.map((r) => ({
-          metering_point_id: r.metering_point_id,
-          time_dk: toDanishIso(r.start_at),
-          resolution_minutes: Number(r.resolution_minutes),
-          quantity_kwh: Number(r.quantity_kwh),
-          quality: r.quality,
-        })),
-      };
-    },
-  };
+  /**
+   * Stored rows of a Danish day (the date defaults to today): `hour` sums each hour's quarters
+   * (23, 24 or 25 rows a point), `quarter` gives every reading at its own resolution.
+   */
+  async energyOfDay(
+    table: EnergyTable,
+    date?: string,
+    resolution: 'hour' | 'quarter' = 'hour',
+  ): Promise<{ date: string; rows: EnergyRow[] }> {
+    const db = this.deps.db;
+    const day = date ?? danishDate(this.deps.clock.now());
+    const { start, end } = danishDayBounds(day);
+    const rows =
+      resolution === 'hour'
+        ? await repo.energyHoursBetween(db, table, start, end)
+        : await repo.energyBetween(db, table, start, end);
+    return {
+      date: day,
+      rows: rows.map((r) => ({
+        metering_point_id: r.metering_point_id,
+        time_dk: toDanishIso(r.start_at),
+        resolution_minutes: Number(r.resolution_minutes),
+        quantity_kwh: Number(r.quantity_kwh),
+        quality: r.quality,
+      })),
+    };
+  }
 }
 
 /** Eloverblik answers only the 5 years before the current one and the current year. */

@@ -14,7 +14,7 @@ export function createPriceService(ctx: AppContext): PriceService {
     timeoutMs: ctx.config.providerTimeoutMs,
     health: ctx.health.feed('prices', ctx.config.feeds.price),
   });
-  return new PriceService(ctx, provider);
+  return new PriceService({ db: ctx.database.db, clock: ctx.clock, shutdown: ctx.shutdown, provider });
 }
 
 /** /api/elprice, /api/prices, the home page, and the scheduler that keeps today and tomorrow stored. */

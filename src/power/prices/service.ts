@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
-import type { AppContext } from '../../context.js';
+import type { Db } from '../../db/schema.js';
+import type { Clock } from '../../shared/clock.js';
 import { invalid } from '../../shared/refusal.js';
 import { DAYS, isDayIn } from '../../shared/days.js';
 import { BudgetExhausted, type OnBusy } from '../../providers/budget.js';
@@ -31,6 +32,14 @@ const CACHE_ENTRIES = 400;
 /** Days whose last fetch is remembered (for RETRY_AFTER_MS); the least recently used goes first. */
 const ATTEMPT_ENTRIES = 1000;
 
+export interface PriceDeps {
+  db: Db;
+  clock: Clock;
+  /** Aborted at shutdown: a fetch in flight stops. */
+  shutdown: AbortSignal;
+  provider: EnergiDataService;
+}
+
 interface Attempt {
   at: number;
   error: ProviderError | null;
@@ -44,13 +53,15 @@ export class PriceService {
   /** Grows whenever stored hours gain or change a tariff or charge: caches of derived answers compare it. */
   chargesVersion = 0;
 
-  constructor(
-    private readonly ctx: AppContext,
-    readonly provider: EnergiDataService,
-  ) {}
+  constructor(private readonly deps: PriceDeps) {}
+
+  /** The household's charges are asked of the same provider, under its one call budget. */
+  get provider(): EnergiDataService {
+    return this.deps.provider;
+  }
 
   today(): string {
-    return danishDate(this.ctx.clock.now());
+    return danishDate(this.deps.clock.now());
   }
 
   /**
@@ -127,12 +138,12 @@ export class PriceService {
     to: string,
     onBusy: OnBusy = 'wait',
   ): Promise<{ quarters: number; hours: number }> {
-    const rows = await this.provider.spotPrices(from, to, this.ctx.shutdown, onBusy);
+    const rows = await this.deps.provider.spotPrices(from, to, this.deps.shutdown, onBusy);
     const start = danishDayBounds(from).start;
     const end = danishDayBounds(addDays(to, -1)).end;
     const inRange = rows.filter((r) => r.timeUtc >= start && r.timeUtc < end);
     // One transaction per range: a process killed mid-way leaves whole days or none, never half a day.
-    return this.ctx.database.db.transaction().execute(async (trx) => {
+    return this.deps.db.transaction().execute(async (trx) => {
       let quarters = 0;
       for (let i = 0; i < inRange.length; i += 2000)
         quarters += await repo.insertPrices(trx, inRange.slice(i, i + 2000));
@@ -155,7 +166,7 @@ export class PriceService {
    * whatever is still missing stays missing, and the caller counts it.
    */
   async fillDays(days: string[], signal?: AbortSignal): Promise<void> {
-    const now = this.ctx.clock.now().getTime();
+    const now = this.deps.clock.now().getTime();
     const tomorrow = addDays(this.today(), 1);
     const due = [...new Set(days)]
       .sort()
@@ -200,7 +211,7 @@ export class PriceService {
     let body = await read();
     if (!body.complete && day <= addDays(this.today(), 1)) {
       const last = this.attempts.get(day);
-      const recent = last && this.ctx.clock.now().getTime() - last.at < RETRY_AFTER_MS;
+      const recent = last && this.deps.clock.now().getTime() - last.at < RETRY_AFTER_MS;
       let error = recent ? last.error : null;
       if (!recent) {
         try {
@@ -220,7 +231,7 @@ export class PriceService {
   private fetchOnce(day: string, onBusy: OnBusy): Promise<void> {
     let pending = this.inflight.get(day);
     if (!pending) {
-      const at = () => this.ctx.clock.now().getTime();
+      const at = () => this.deps.clock.now().getTime();
       pending = this.fetchRange(day, addDays(day, 1), onBusy)
         .then(
           () => void this.attempts.set(day, { at: at(), error: null }),
@@ -244,7 +255,7 @@ export class PriceService {
   private async readElprices(day: string, area?: PriceArea): Promise<ElpriceDay> {
     const { start, end } = danishDayBounds(day);
     // A day is at most 50 rows: the one query of both areas serves one area too.
-    const rows = (await repo.elpricesBetween(this.ctx.database.db, start, end)).filter(
+    const rows = (await repo.elpricesBetween(this.deps.db, start, end)).filter(
       (r) => area === undefined || r.price_area === area,
     );
     const hours = danishDaySteps(day, 60).length;
@@ -264,7 +275,7 @@ export class PriceService {
 
   private async readPrices(day: string, area: string | undefined): Promise<PricesDay> {
     const { start, end } = danishDayBounds(day);
-    const rows = await repo.pricesBetween(this.ctx.database.db, start, end, area);
+    const rows = await repo.pricesBetween(this.deps.db, start, end, area);
     const dayMinutes = (end.getTime() - start.getTime()) / 60_000;
     const covered = rows.reduce((sum, r) => sum + r.resolution_minutes, 0);
     return {

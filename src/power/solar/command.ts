@@ -3,14 +3,13 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import type { CliCommand } from '../../context.js';
 import { commandArgs } from '../../shared/args.js';
-import type { Db } from '../../db/schema.js';
 import type { RunningService } from '../../remote/client.js';
 import { terminalOutput, type CommandOutput } from '../../shared/command-output.js';
 import {
   fileSource,
-  importSolar,
   SOLAR_UPLOAD_MAX_BYTES,
   SolarImportError,
+  SolarService,
   type CsvSource,
 } from './service.js';
 
@@ -20,14 +19,18 @@ export interface ImportSolarOptions {
 }
 
 /** One CSV source into power.solar, all or nothing, with its progress bar and its result line. */
-export async function importSolarSource(db: Db, source: CsvSource, output: CommandOutput): Promise<number> {
+export async function importSolarSource(
+  solar: SolarService,
+  source: CsvSource,
+  output: CommandOutput,
+): Promise<number> {
   const bar = output.progress({
     format: `${path.basename(source.name)} {bar} {percentage}% | {rows} rows`,
     total: 1,
     payload: { rows: 0 },
   });
   try {
-    const r = await importSolar(db, source, (bytes, total, rows) => {
+    const r = await solar.importSolar(source, (bytes, total, rows) => {
       bar.setTotal(Math.max(total, 1));
       bar.update(bytes, { rows });
     });
@@ -81,7 +84,7 @@ export function importSolarCommand(opts: ImportSolarOptions = {}): CliCommand {
           output.err(`${file}: ${(e as Error).message}`);
           return 1;
         }
-        return importSolarSource(ctx.database.db, source, output);
+        return importSolarSource(new SolarService({ db: ctx.database.db, clock: ctx.clock }), source, output);
       }),
     // The file is sent as the request's body: the service may not be allowed to read the user's files.
     forward: (args, service: RunningService) =>

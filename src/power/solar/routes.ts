@@ -1,13 +1,11 @@
 import type { App } from '../../context.js';
-import type { Db } from '../../db/schema.js';
-import type { Clock } from '../../shared/clock.js';
 import { JobLines, streamJob } from '../../http/jobs.js';
 import { HttpProblem, problems } from '../../http/problem.js';
 import { bufferSource, importSolarSource } from './command.js';
 import { ImportQuery, SolarQuery, SolarReadings } from './schemas.js';
-import { SOLAR_UPLOAD_MAX_BYTES, solarOfDay } from './service.js';
+import { SOLAR_UPLOAD_MAX_BYTES, type SolarService } from './service.js';
 
-export function solarRoutes(app: App, deps: { db: Db; clock: Clock; shutdown: AbortSignal }) {
+export function solarRoutes(app: App, deps: { solar: SolarService; shutdown: AbortSignal }) {
   app.addContentTypeParser(
     'text/csv',
     { parseAs: 'buffer', bodyLimit: SOLAR_UPLOAD_MAX_BYTES },
@@ -35,7 +33,7 @@ export function solarRoutes(app: App, deps: { db: Db; clock: Clock; shutdown: Ab
       if (!Buffer.isBuffer(body))
         throw new HttpProblem(415, 'the body must be the CSV file itself, sent as Content-Type: text/csv');
       streamJob(request, reply, deps.shutdown, (output) =>
-        importSolarSource(deps.db, bufferSource(request.query.name, body), output),
+        importSolarSource(deps.solar, bufferSource(request.query.name, body), output),
       );
     },
   );
@@ -52,6 +50,6 @@ export function solarRoutes(app: App, deps: { db: Db; clock: Clock; shutdown: Ab
         response: { 200: SolarReadings, ...problems(400, 401) },
       },
     },
-    async (request) => solarOfDay(deps.db, deps.clock, request.query.date),
+    async (request) => deps.solar.solarOfDay(request.query.date),
   );
 }

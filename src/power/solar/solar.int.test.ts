@@ -9,7 +9,7 @@ import { ROOT } from '../../../test/support/process.js';
 import { importSolarCommand } from './command.js';
 import { createSolarFeature } from './index.js';
 import { powerOnly } from '../../../test/support/services.js';
-import { importSolarFile, SolarImportError } from './service.js';
+import { SolarImportError, SolarService } from './service.js';
 
 const SAMPLE = path.join(ROOT, 'examples/solar-sample.csv');
 let t: TestApp;
@@ -26,11 +26,17 @@ async function rowCount(): Promise<number> {
   return r.rows[0]!.n;
 }
 
+function solar(): SolarService {
+  return new SolarService({ db: t.ctx.database.db, clock: t.ctx.clock });
+}
+
 async function failureOf(file: string): Promise<SolarImportError> {
-  const e = await importSolarFile(t.ctx.database.db, file).then(
-    () => null,
-    (err: unknown) => err,
-  );
+  const e = await solar()
+    .importSolarFile(file)
+    .then(
+      () => null,
+      (err: unknown) => err,
+    );
   expect(e).toBeInstanceOf(SolarImportError);
   return e as SolarImportError;
 }
@@ -186,7 +192,7 @@ describe('import-solar and GET /api/solar', () => {
     );
     const file = path.join(dir, 'quoted.csv');
     await writeFile(file, `\uFEFF${SOLAR_HEADER}\r\n${lines.join('\r\n')}\r\n`);
-    expect(await importSolarFile(t.ctx.database.db, file)).toEqual({ file, rows: 2, inserted: 2 });
+    expect(await solar().importSolarFile(file)).toEqual({ file, rows: 2, inserted: 2 });
   });
 
   it('streams a file larger than one batch and reports progress up to its size', async () => {
@@ -194,7 +200,7 @@ describe('import-solar and GET /api/solar', () => {
     await writeSolarCsv(file, new Date('2020-01-01T00:00:00Z'), 5000);
     const progress: number[] = [];
     let total = 0;
-    const r = await importSolarFile(t.ctx.database.db, file, (bytes, size) => {
+    const r = await solar().importSolarFile(file, (bytes, size) => {
       progress.push(bytes);
       total = size;
     });
