@@ -53,11 +53,17 @@ export function createMqttFeature(
   const reader = new FigureReader(sourcesOf(features), { clock: ctx.clock, area: ctx.config.priceArea, log });
   const { leadership, feature: lock } = createLeadership(ctx, { key: MQTT_PUBLISHER_LOCK_KEY, name: 'mqtt' });
   const service = new MqttService(
-    { clock: ctx.clock, log, health: ctx.health, database: ctx.database, shutdown: ctx.shutdown },
-    broker,
-    { topicPrefix, discoveryPrefix, version: SATWATT_VERSION, private: priv },
-    reader,
-    leadership,
+    {
+      clock: ctx.clock,
+      log,
+      health: ctx.health,
+      database: ctx.database,
+      shutdown: ctx.shutdown,
+      broker,
+      naming: { topicPrefix, discoveryPrefix, version: SATWATT_VERSION, private: priv },
+      reader,
+      leadership,
+    },
     { ...DEFAULT_MQTT_OPTIONS, ...options },
   );
   return {

@@ -43,6 +43,12 @@ export interface MqttDeps {
   health: HealthRegistry;
   database: Pick<Database, 'listen'>;
   shutdown: AbortSignal;
+  broker: MqttBroker;
+  naming: Naming & { private: boolean };
+  /** Reads the figures from the services that answer the API. */
+  reader: FigureReader;
+  /** Only its holder publishes, when several processes share a database. */
+  leadership: Leadership;
 }
 
 const QUARTER_MS = 15 * 60_000;
@@ -65,12 +71,9 @@ export class MqttService {
 
   constructor(
     private readonly deps: MqttDeps,
-    private readonly broker: MqttBroker,
-    private readonly naming: Naming & { private: boolean },
-    private readonly reader: FigureReader,
-    private readonly leadership: Leadership,
-    private readonly opts: MqttOptions,
+    private readonly opts: MqttOptions = DEFAULT_MQTT_OPTIONS,
   ) {
+    const { broker, naming, reader } = deps;
     this.feed = deps.health.feed('mqtt', true);
     this.publisher = new Publisher(naming, { private: naming.private });
     this.publisher.declare(reader.entities());
@@ -104,7 +107,7 @@ export class MqttService {
     this.cleanups.push(await database.listen(PRICE_CHANNEL, () => this.lead && this.btc.poke()));
     this.cleanups.push(await database.listen(QUOTE_CHANNEL, () => this.lead && this.quote.poke()));
     this.cleanups.push(
-      this.leadership.watch((leader) => {
+      this.deps.leadership.watch((leader) => {
         this.turn = this.turn.then(() => (leader ? this.startLeading() : this.stopLeading(false)));
       }),
     );
@@ -122,7 +125,7 @@ export class MqttService {
     if (this.lead || this.deps.shutdown.aborted) return;
     const controller = new AbortController();
     const signal = AbortSignal.any([controller.signal, this.deps.shutdown]);
-    this.feed.detail = `connecting to ${this.broker.url}`;
+    this.feed.detail = `connecting to ${this.deps.broker.url}`;
     this.session.start(signal);
     this.lead = { controller, signal, loops: [this.quarters(signal), this.feeds(signal)] };
     this.btc.poke();
@@ -148,10 +151,10 @@ export class MqttService {
       if (quarter !== last) {
         last = quarter;
         await this.refresh('prices', async () => {
-          this.publisher.update(await this.reader.power());
-          if (!this.naming.private) return;
-          this.publisher.update(await this.reader.costs());
-          this.publisher.update(await this.reader.portfolio());
+          this.publisher.update(await this.deps.reader.power());
+          if (!this.deps.naming.private) return;
+          this.publisher.update(await this.deps.reader.costs());
+          this.publisher.update(await this.deps.reader.portfolio());
         });
       }
       const untilNext = (quarter + 1) * QUARTER_MS - now;
@@ -172,7 +175,7 @@ export class MqttService {
 
   /** Home Assistant came (back): everything again. A retained birth came with our own subscribe. */
   private heard(topic: string, payload: string, retained: boolean): void {
-    if (topic !== birthTopic(this.naming) || payload !== 'online' || retained) return;
+    if (topic !== birthTopic(this.deps.naming) || payload !== 'online' || retained) return;
     const lead = this.lead;
     if (!lead) return;
     const delay = Math.round(Math.random() * this.opts.birthDelayMs);

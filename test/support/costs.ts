@@ -5,7 +5,7 @@ import { EnergiDataService, type SpotPrice } from '../../src/providers/energidat
 import { danishDayBounds, danishDaySteps, danishHour } from '../../src/shared/danish-time.js';
 import * as prices from '../../src/power/prices/repository.js';
 import { PriceService } from '../../src/power/prices/service.js';
-import { HouseholdCharges } from '../../src/power/household/service.js';
+import { HouseholdService } from '../../src/power/household/service.js';
 
 /**
  * Energinet's 2026 charges as the tests' fixtures use them (DKK/kWh): transmission 0.043, system
@@ -41,7 +41,7 @@ export async function refreshCharges(app: TestApp, fake: FakeEnergiDataService):
     shutdown: app.ctx.shutdown,
     provider,
   });
-  await new HouseholdCharges({
+  await new HouseholdService({
     db: app.ctx.database.db,
     pricelist: (filter, signal) => provider.pricelist(filter, signal),
     meter: { available: async () => false, meteringPoints: async () => [], charges: async () => [] },

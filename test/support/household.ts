@@ -2,13 +2,13 @@ import type { Services } from '../../src/context.js';
 import { createBillFeature } from '../../src/power/bill/index.js';
 import { createCostsFeature } from '../../src/power/costs/index.js';
 import { createHouseholdCharges, createHouseholdFeature } from '../../src/power/household/index.js';
-import type { HouseholdCharges } from '../../src/power/household/service.js';
+import type { HouseholdService } from '../../src/power/household/service.js';
 import { createEloverblikClient, createMeteringFeature } from '../../src/power/metering/index.js';
 import { createPriceService, createPricesFeature } from '../../src/power/prices/index.js';
 import { powerOnly } from './services.js';
 
 /** The power service as powerService composes it (without solar), handing the test its household charges. */
-export function householdServices(got: (household: HouseholdCharges) => void): Partial<Services> {
+export function householdServices(got: (household: HouseholdService) => void): Partial<Services> {
   return powerOnly((ctx) => {
     const prices = createPriceService(ctx);
     const client = createEloverblikClient(ctx);

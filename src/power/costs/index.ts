@@ -1,5 +1,5 @@
 import type { AppContext, Feature } from '../../context.js';
-import type { HouseholdCharges } from '../household/service.js';
+import type { HouseholdService } from '../household/service.js';
 import type { PriceService } from '../prices/service.js';
 import { costRoutes } from './routes.js';
 import { CostService } from './service.js';
@@ -7,7 +7,7 @@ import { CostService } from './service.js';
 /** /api/consumer-prices, /api/costs and /api/cheapest, on the price service's stored hours. */
 export function createCostsFeature(
   ctx: AppContext,
-  deps: { prices: PriceService; household: Pick<HouseholdCharges, 'current'> },
+  deps: { prices: PriceService; household: Pick<HouseholdService, 'current'> },
 ): Feature & { costs: CostService; prices: PriceService } {
   const service = new CostService({
     db: ctx.database.db,

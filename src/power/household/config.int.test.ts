@@ -12,7 +12,7 @@ import { startTestApp, type TestApp } from '../../../test/support/app.js';
 import { freshDatabase } from '../../../test/support/db.js';
 import { storeDay } from '../../../test/support/costs.js';
 import { householdServices } from '../../../test/support/household.js';
-import type { HouseholdCharges } from './service.js';
+import type { HouseholdService } from './service.js';
 
 const DINEL = '5790000610099';
 const KONSTANT = '5790000704842';
@@ -68,7 +68,7 @@ beforeAll(async () => {
 afterAll(() => eds.close());
 
 async function appWith(env: Record<string, string>, db?: Awaited<ReturnType<typeof freshDatabase>>) {
-  let household!: HouseholdCharges;
+  let household!: HouseholdService;
   const app = await startTestApp({
     now: '2026-07-03T10:00:00Z',
     env: { PRICE_FEED_URL: eds.url, API_TOKEN, ...env },
@@ -97,7 +97,7 @@ describe('without a metering token', () => {
   afterAll(() => app.close());
 
   it('GRID_COMPANY_GLN finds the household tariff by its notes: a discount under the same note is added, the B tariff is not taken', async () => {
-    let household: HouseholdCharges;
+    let household: HouseholdService;
     ({ app, household } = await appWith({ GRID_COMPANY_GLN: DINEL }));
     expect(await household.refresh()).toMatchObject({ source: 'config' });
     await storeDay(app, '2026-07-01', () => '500');

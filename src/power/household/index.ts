@@ -4,15 +4,15 @@ import { refreshTokenSource, type EloverblikClient } from '../../providers/elove
 import type { PriceService } from '../prices/service.js';
 import { householdRoutes } from './routes.js';
 import { HouseholdScheduler } from './scheduler.js';
-import { HouseholdCharges } from './service.js';
+import { HouseholdService } from './service.js';
 
 /** The household's charges: from its meter with a metering token, else from GRID_COMPANY_GLN. */
 export function createHouseholdCharges(
   ctx: AppContext,
   deps: { prices: PriceService; client: EloverblikClient },
-): HouseholdCharges {
+): HouseholdService {
   const token = refreshTokenSource(ctx.config);
-  return new HouseholdCharges({
+  return new HouseholdService({
     db: ctx.database.db,
     pricelist: (filter, signal, onBusy) => deps.prices.provider.pricelist(filter, signal, onBusy),
     meter: {
@@ -37,7 +37,7 @@ export function createHouseholdCharges(
 }
 
 /** GET /api/charges, and the refresh at start and once a day (with the price feed, whose provider it asks). */
-export function createHouseholdFeature(ctx: AppContext, deps: { household: HouseholdCharges }): Feature {
+export function createHouseholdFeature(ctx: AppContext, deps: { household: HouseholdService }): Feature {
   const health = ctx.health.feed('household', true);
   const scheduler = new HouseholdScheduler(deps.household, { clock: ctx.clock, log: ctx.log, health });
   return {

@@ -11,7 +11,7 @@ import { startTestApp, type TestApp } from '../../../test/support/app.js';
 import { storeDay } from '../../../test/support/costs.js';
 import { householdServices } from '../../../test/support/household.js';
 import { insertEnergy } from '../metering/repository.js';
-import type { HouseholdCharges } from './service.js';
+import type { HouseholdService } from './service.js';
 import type { Charges } from './schemas.js';
 
 /** A grid company no public list names: its code is found only by the name the meter lists. */
@@ -25,7 +25,7 @@ const D07 = HOUSEHOLD[0]!.children.find((c) => c.type === 'D07')!.id;
 let eds: FakeEnergiDataService;
 let meter: FakeEloverblik;
 let app: TestApp;
-let household: HouseholdCharges;
+let household: HouseholdService;
 
 const flat = (p: number) => [p, ...Array<null>(23).fill(null)];
 const xRecords = () => [

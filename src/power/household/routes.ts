@@ -1,9 +1,9 @@
 import type { App } from '../../context.js';
 import { problems } from '../../http/problem.js';
 import { Charges, ChargesQuery } from './schemas.js';
-import type { HouseholdCharges } from './service.js';
+import type { HouseholdService } from './service.js';
 
-export function householdRoutes(app: App, service: HouseholdCharges) {
+export function householdRoutes(app: App, service: HouseholdService) {
   app.get(
     '/api/charges',
     {

@@ -3,7 +3,7 @@ import type { FeedHealth } from '../../shared/health.js';
 import type { Clock } from '../../shared/clock.js';
 import { danishDate } from '../../shared/danish-time.js';
 import type { Logger } from 'pino';
-import type { HouseholdCharges } from './service.js';
+import type { HouseholdService } from './service.js';
 import { logFailedRound } from '../../providers/errors.js';
 
 /** Refreshes the household's charges at start and once per Danish day; a failed round is retried 15 minutes later. */
@@ -13,7 +13,7 @@ export class HouseholdScheduler {
   private doneFor: string | null = null;
 
   constructor(
-    private readonly service: HouseholdCharges,
+    private readonly service: HouseholdService,
     private readonly deps: { clock: Clock; log: Logger; health: FeedHealth },
   ) {}
 

@@ -59,7 +59,7 @@ export class NotConfigured extends Error {}
  * subscription and fee its metering points list, with their history from DatahubPricelist),
  * else from GRID_COMPANY_GLN (the shipped notes of its household tariff) and Energinet's codes.
  */
-export class HouseholdCharges {
+export class HouseholdService {
   private status: HouseholdStatus;
 
   constructor(private readonly deps: HouseholdDeps) {
