@@ -12,4 +12,6 @@ export const LOCK_KEYS = {
   mqttPublisher: 4_711_0030,
   /** Its holder runs the daily metering sync and the charges refresh. */
   meteringSync: 4_711_0040,
+  /** Held by a ledger import's transaction: imports see each other's references and lots whole. */
+  ledgerImports: 4_711_0130,
 } as const;

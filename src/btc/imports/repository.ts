@@ -3,9 +3,10 @@ import type { Db } from '../../db/schema.js';
 import type { Source } from './movements.js';
 import type { DayRates, StoredLot } from './plan.js';
 import type { PurchaseLotsTable } from './tables.js';
+import { LOCK_KEYS } from '../../db/lock-keys.js';
 
-/** Arbitrary constant key of the advisory lock that lets one import at a time plan against the stored state. */
-const IMPORT_LOCK_KEY = 4_711_0130;
+/** The advisory lock that lets one import at a time plan against the stored state. */
+const IMPORT_LOCK_KEY = LOCK_KEYS.ledgerImports;
 
 /** Held until the transaction ends: imports see each other's references and lots whole. */
 export async function lockImports(db: Db): Promise<void> {

@@ -136,17 +136,7 @@ export class HouseholdService {
       await metering.upsertMeteringPoints(trx, points.map(parentRow));
       for (const mp of listed)
         for (const c of mp.charges) {
-          const id = await metering.insertCharge(trx, {
-            metering_point_id: mp.meteringPointId,
-            kind: c.kind,
-            name: c.name,
-            description: c.description,
-            owner_gln: c.owner,
-            period_type: c.periodType,
-            quantity: c.quantity,
-            valid_from: c.validFrom,
-            valid_to: c.validTo,
-          });
+          const id = await metering.insertCharge(trx, metering.chargeRow(mp.meteringPointId, c));
           if (id !== undefined)
             await metering.insertChargePrices(
               trx,

@@ -1,3 +1,4 @@
+import type { MeteringPointCharges } from '../../providers/eloverblik.js';
 import { sql, type Insertable } from 'kysely';
 import type { Db } from '../../db/schema.js';
 import type {
@@ -57,6 +58,24 @@ export async function insertReadings(db: Db, rows: MeterReadingsTable[]): Promis
     .returning('start_at')
     .execute();
   return inserted.length;
+}
+
+/** A charge as the meter lists it, as a row of power.charges. */
+export function chargeRow(
+  meteringPointId: string,
+  c: MeteringPointCharges['charges'][number],
+): Insertable<ChargesTable> {
+  return {
+    metering_point_id: meteringPointId,
+    kind: c.kind,
+    name: c.name,
+    description: c.description,
+    owner_gln: c.owner,
+    period_type: c.periodType,
+    quantity: c.quantity,
+    valid_from: c.validFrom,
+    valid_to: c.validTo,
+  };
 }
 
 /** The new charge's id, or undefined when it was stored before. */

@@ -101,17 +101,7 @@ export class MeteringService {
       for (const rows of chunks(readingRows(series))) await repo.insertReadings(trx, rows);
       for (const mp of charges) {
         for (const c of mp.charges) {
-          const chargeId = await repo.insertCharge(trx, {
-            metering_point_id: mp.meteringPointId,
-            kind: c.kind,
-            name: c.name,
-            description: c.description,
-            owner_gln: c.owner,
-            period_type: c.periodType,
-            quantity: c.quantity,
-            valid_from: c.validFrom,
-            valid_to: c.validTo,
-          });
+          const chargeId = await repo.insertCharge(trx, repo.chargeRow(mp.meteringPointId, c));
           if (chargeId === undefined) continue;
           await repo.insertChargePrices(
             trx,
