@@ -18,7 +18,7 @@ import * as S from './states.js';
  */
 export interface MqttSources {
   power: {
-    prices: Pick<PriceService, 'prices'>;
+    prices: Pick<PriceService, 'prices' | 'charges' | 'onChargesChanged'>;
     costs: Pick<CostService, 'consumerPrices' | 'cheapest' | 'costs'>;
   } | null;
   market: Pick<MarketService, 'latestPrice' | 'latestQuote'> | null;
@@ -42,6 +42,14 @@ export class FigureReader {
     ];
   }
 
+  /**
+   * Called when the household's charges become known or change, with the way to stop: the
+   * figures made with them are read again then, not at the next quarter hour.
+   */
+  onChargesChanged(listener: () => void): () => void {
+    return this.sources.power?.prices.onChargesChanged(listener) ?? (() => {});
+  }
+
   /** Spot and consumer price now with today's and tomorrow's intervals, the cheapest 3 hours, tomorrow's publication. */
   async power(): Promise<Update[]> {
     const power = this.sources.power;
@@ -55,12 +63,15 @@ export class FigureReader {
       JSON.parse((await prices.prices(day, area)).json.toString()) as PricesDay;
     const consumer = async (day: string) =>
       (await costs.consumerPrices(day, area, undefined, 'quarter')).body;
+    // Without the household's charges these are unknown, not waited for: their arrival is an event.
+    const charged = <T>(what: string, fn: () => Promise<T>) =>
+      prices.charges.known ? this.read(what, fn) : Promise.resolve(null);
     const spotToday = await this.read('spot prices', () => spot(today));
     const spotTomorrow = await this.read('spot prices', () => spot(tomorrow));
-    const consumerToday = await this.read('consumer prices', () => consumer(today));
-    const consumerTomorrow = await this.read('consumer prices', () => consumer(tomorrow));
+    const consumerToday = await charged('consumer prices', () => consumer(today));
+    const consumerTomorrow = await charged('consumer prices', () => consumer(tomorrow));
     const cheapest = S.cheapestStates(
-      await this.read('cheapest hours', () => costs.cheapest(3, undefined, area)),
+      await charged('cheapest hours', () => costs.cheapest(3, undefined, area)),
     );
     return [
       {
@@ -82,7 +93,7 @@ export class FigureReader {
   /** What the metered electricity cost yesterday and this month so far. */
   async costs(): Promise<Update[]> {
     const costs = this.sources.power?.costs;
-    if (!costs) return [];
+    if (!costs || !this.sources.power?.prices.charges.known) return [];
     const today = danishDate(this.deps.clock.now());
     const yesterday = addDays(today, -1);
     const first = `${today.slice(0, 8)}01`;

@@ -2,6 +2,7 @@ import { Big } from 'big.js';
 import type { Db } from '../../db/schema.js';
 import type { Clock } from '../../shared/clock.js';
 import { addDays, danishDate, danishDayBounds } from '../../shared/danish-time.js';
+import type { ChargesReadiness } from '../household/readiness.js';
 import * as repo from './repository.js';
 
 export const FIRST_MONTH = '2013-01';
@@ -42,6 +43,8 @@ export interface BillDeps {
   clock: Clock;
   /** Fetches the day-ahead prices of days not stored, inside the provider's budget (PriceService.fillDays). */
   fillDays: (days: string[], signal?: AbortSignal) => Promise<void>;
+  /** Every line but the spot price is one of the household's charges: billed only once they are known. */
+  charges: Pick<ChargesReadiness, 'need'>;
   config: {
     priceArea: string;
     supplierMarkupDkkKwh: string;
@@ -67,6 +70,7 @@ export class BillService {
     const deps = this.deps;
     const last = danishDate(deps.clock.now()).slice(0, 7);
     if (month < FIRST_MONTH || month > last) throw new MonthOutOfRange(month, last);
+    await deps.charges.need(signal);
     const first = `${month}-01`;
     const next = addDays(`${month}-28`, 4).slice(0, 7) + '-01';
     const { config } = deps;

@@ -71,6 +71,7 @@ export class CostService {
     area: string | undefined,
     resolution: Resolution = 'hour',
   ): ConsumerPricesAnswer | undefined {
+    if (!this.deps.prices.charges.known) return undefined;
     const key = `${date ?? this.deps.prices.today()}|${area ?? this.deps.config.priceArea}|${resolution}`;
     const hit = this.cache.get(key);
     return hit && hit.version === this.deps.prices.chargesVersion ? hit.answer : undefined;
@@ -83,6 +84,7 @@ export class CostService {
     signal?: AbortSignal,
     resolution: Resolution = 'hour',
   ): Promise<ConsumerPricesAnswer> {
+    await this.deps.prices.charges.need(signal);
     const hit = this.cachedConsumerPrices(date, area, resolution);
     if (hit) return hit;
     const day = date ?? this.deps.prices.today();
@@ -123,6 +125,7 @@ export class CostService {
       throw invalid(
         `querystring.to: at most ${MAX_COST_DAYS} days from ${from}, that is ${addDays(from, MAX_COST_DAYS - 1)}`,
       );
+    await this.deps.prices.charges.need(signal);
     const area = this.deps.config.priceArea;
     const params = {
       start: danishDayBounds(from).start,
@@ -230,6 +233,8 @@ export class CostService {
     area: string | undefined,
     signal?: AbortSignal,
   ): Promise<Cheapest> {
+    // Ranked on spot alone while the charges load would be a window of other prices.
+    await this.deps.prices.charges.need(signal);
     const where = area ?? this.deps.config.priceArea;
     let hours: PricedHour[];
     if (date !== undefined) {

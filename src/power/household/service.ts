@@ -10,6 +10,7 @@ import { applyHouseholdTariffs } from '../prices/repository.js';
 import { chargeKey, fromConfig, fromMeter } from './build.js';
 import { gridCompany } from './grid-companies.js';
 import { CHARGE_TYPE, type ChargeKind, type HouseholdCharge } from './periods.js';
+import type { ChargesReadiness } from './readiness.js';
 import * as repo from './repository.js';
 
 export type PricelistFilter = {
@@ -32,8 +33,10 @@ export interface HouseholdDeps {
   clock: Clock;
   log: Logger;
   signal: AbortSignal;
-  /** Called when stored hours took other tariffs: derived answers cached elsewhere are stale. */
+  /** Called when stored hours took other tariffs, or the charges became known: derived answers cached elsewhere are stale. */
   onChanged: () => void;
+  /** Whether the charges are known; a refresh makes them so, and a first start waits for one. */
+  readiness: ChargesReadiness;
 }
 
 /** Where the household's grid tariff comes from, for /health, /api/consumer-prices and the page. */
@@ -84,25 +87,46 @@ export class HouseholdService {
     return this.status;
   }
 
-  /** Reloads the charges (provider calls outside the transaction) and gives every stored hour its tariffs. */
-  async refresh(): Promise<RefreshResult> {
-    const viaMeter = await this.deps.meter.available();
-    const charges = viaMeter ? await this.loadFromMeter() : await this.loadFromConfig();
-    const changed = await this.deps.db.transaction().execute(async (trx) => {
-      await repo.deleteHouseholdCharges(trx);
-      await repo.insertHouseholdCharges(trx, charges);
-      return applyHouseholdTariffs(trx);
-    });
-    if (changed > 0) this.deps.onChanged();
-    await this.describe(viaMeter ? 'meter' : 'config', charges);
-    return { source: viaMeter ? 'meter' : 'config', charges: charges.length, changed };
+  get readiness(): ChargesReadiness {
+    return this.deps.readiness;
   }
 
-  /** Gives stored hours the tariffs of the charges stored now (at start, before any provider answers). */
-  async apply(): Promise<number> {
+  /** Reloads the charges (provider calls outside the transaction) and gives every stored hour its tariffs. */
+  async refresh(): Promise<RefreshResult> {
+    const { readiness } = this.deps;
+    const first = !readiness.known;
+    readiness.loading();
+    let result: RefreshResult;
+    try {
+      const viaMeter = await this.deps.meter.available();
+      const charges = viaMeter ? await this.loadFromMeter() : await this.loadFromConfig();
+      const changed = await this.deps.db.transaction().execute(async (trx) => {
+        await repo.deleteHouseholdCharges(trx);
+        await repo.insertHouseholdCharges(trx, charges);
+        return applyHouseholdTariffs(trx);
+      });
+      await this.describe(viaMeter ? 'meter' : 'config', charges);
+      result = { source: viaMeter ? 'meter' : 'config', charges: charges.length, changed };
+    } catch (e) {
+      readiness.failed(e);
+      throw e;
+    }
+    readiness.ready();
+    if (result.changed > 0 || first) this.deps.onChanged();
+    return result;
+  }
+
+  /**
+   * Gives stored hours the tariffs of the charges stored now (at start, before any provider
+   * answers). Charges an earlier refresh stored are known at once; without any, the first
+   * refresh is waited for. Returns whether any were stored.
+   */
+  async apply(): Promise<boolean> {
     await repo.deleteOtherConfiguredGrid(this.deps.db, this.deps.config.gridCompanyGln);
     const changed = await applyHouseholdTariffs(this.deps.db);
     if (changed > 0) this.deps.onChanged();
+    const stored = await repo.hasHouseholdCharges(this.deps.db);
+    if (stored) this.deps.readiness.ready();
     const owners = await repo.householdGridOwners(this.deps.db);
     if (owners[0]?.source === 'meter')
       this.status = {
@@ -111,11 +135,15 @@ export class HouseholdService {
         grid_company: { gln: owners[0].owner_gln, name: owners[0].owner },
         detail: 'from the meter (stored)',
       };
-    return changed;
+    return stored;
   }
 
   /** Every charge in force on a Danish day. */
-  async chargesOn(date: string | undefined): Promise<{ date: string; charges: repo.HouseholdChargeRow[] }> {
+  async chargesOn(
+    date: string | undefined,
+    signal?: AbortSignal,
+  ): Promise<{ date: string; charges: repo.HouseholdChargeRow[] }> {
+    await this.deps.readiness.need(signal);
     const day = date ?? danishDate(this.deps.clock.now());
     const rows = await repo.householdChargesBetween(
       this.deps.db,
