@@ -19,7 +19,7 @@ import * as S from './states.js';
 export interface MqttSources {
   power: {
     prices: Pick<PriceService, 'prices' | 'charges' | 'onChargesChanged'>;
-    costs: Pick<CostService, 'consumerPrices' | 'cheapest' | 'costs'>;
+    costs: Pick<CostService, 'consumerPrices' | 'cheapest' | 'costs' | 'lastMeteredDay'>;
   } | null;
   market: Pick<MarketService, 'latestPrice' | 'latestQuote'> | null;
   portfolio: Pick<PortfolioService, 'portfolio'> | null;
@@ -90,26 +90,26 @@ export class FigureReader {
     ];
   }
 
-  /** What the metered electricity cost yesterday and this month so far. */
+  /**
+   * What the metered electricity cost on the last day metered whole (metering comes a day or
+   * more late, so never a 0 for yesterday without readings) and this month through that day.
+   */
   async costs(): Promise<Update[]> {
-    const costs = this.sources.power?.costs;
-    if (!costs || !this.sources.power?.prices.charges.known) return [];
+    const power = this.sources.power;
+    if (!power) return [];
+    const { costs, prices } = power;
     const today = danishDate(this.deps.clock.now());
-    const yesterday = addDays(today, -1);
     const first = `${today.slice(0, 8)}01`;
-    const since = (day: string) => toDanishIso(danishDayBounds(day).start);
+    const last = prices.charges.known ? await this.read('costs', () => costs.lastMeteredDay()) : null;
+    const day = last === null ? null : await this.read('costs', () => costs.costs(last, last));
+    const through = last !== null && last >= first ? last : null;
+    const month = through === null ? null : await this.read('costs', () => costs.costs(first, through));
+    const since = (d: string) => toDanishIso(danishDayBounds(d).start);
+    const lastDay = S.lastDayCost(day, last === null ? null : since(last));
+    const thisMonth = S.monthCost(month, since(first), first);
     return [
-      {
-        entity: E.COST_YESTERDAY,
-        state: S.costState(
-          await this.read('costs', () => costs.costs(yesterday, yesterday)),
-          since(yesterday),
-        ),
-      },
-      {
-        entity: E.COST_MONTH,
-        state: S.costState(await this.read('costs', () => costs.costs(first, today)), since(first)),
-      },
+      { entity: E.COST_YESTERDAY, state: lastDay.state, attributes: lastDay.attributes },
+      { entity: E.COST_MONTH, state: thisMonth.state, attributes: thisMonth.attributes },
     ];
   }
 
