@@ -3,6 +3,7 @@ import type { Db } from '../../db/schema.js';
 import type { OnBusy } from '../../providers/budget.js';
 import type { MeteringPoint, MeteringPointCharges } from '../../providers/eloverblik.js';
 import type { TariffRecord } from '../../providers/energidataservice.js';
+import { chargeRefusal } from '../../providers/plausible.js';
 import type { Clock } from '../../shared/clock.js';
 import { addDays, danishDate } from '../../shared/danish-time.js';
 import * as metering from '../metering/repository.js';
@@ -172,7 +173,12 @@ export class HouseholdService {
             );
         }
     });
-    const links = await repo.meterLinks(db);
+    // Listings stored before their bounds were checked at the provider are judged again here.
+    const links = (await repo.meterLinks(db)).filter((l) => {
+      const why = chargeRefusal({ kind: l.kind, name: l.name, ownerGln: l.ownerGln, prices: l.prices });
+      if (why) this.deps.log.warn({ why }, 'household charges: a stored listing of the meter is left out');
+      return why === null;
+    });
     // One DatahubPricelist request per owner and charge type, asking for every name the meter lists.
     const asked = new Map<string, { gln: string; kind: ChargeKind; names: Set<string> }>();
     for (const l of links) {
