@@ -14,7 +14,7 @@ import { HouseholdService } from './service.js';
  */
 export function createChargesReadiness(ctx: AppContext, opts: { waitMs?: number } = {}): ChargesReadiness {
   return new ChargesReadiness(
-    { clock: ctx.clock, waitMs: opts.waitMs },
+    { clock: ctx.clock, waitMs: opts.waitMs, shutdown: ctx.shutdown },
     ctx.config.feeds.price ? { state: 'loading', since: ctx.clock.now() } : { state: 'known' },
   );
 }

@@ -25,7 +25,7 @@ export class ChargesReadiness {
   private waiters = new Set<() => void>();
 
   constructor(
-    private readonly deps: { clock: Clock; waitMs?: number },
+    private readonly deps: { clock: Clock; waitMs?: number; shutdown?: AbortSignal },
     initial: ChargesState = { state: 'known' },
   ) {
     this.current = initial;
@@ -105,7 +105,11 @@ export class ChargesReadiness {
       this.waiters.add(wake);
       stop.signal.addEventListener('abort', () => this.waiters.delete(wake), { once: true });
     });
-    const limit = signal ? AbortSignal.any([stop.signal, signal]) : stop.signal;
+    // A stop ends the wait too: a request in flight is answered at once rather than holding the stop.
+    const limit = AbortSignal.any([
+      stop.signal,
+      ...[signal, this.deps.shutdown].filter((s) => s !== undefined),
+    ]);
     await Promise.race([done, sleep(this.waitMs, limit)]);
     stop.abort();
   }
