@@ -43,10 +43,10 @@ describe('whether the household charges are known', () => {
   it('ends the wait at once when the request or the process stops', async () => {
     const stop = new AbortController();
     const r = loading(60_000, stop.signal);
-    const request = new AbortController();
-    const one = refusal(r.need(request.signal));
+    const caller = new AbortController();
+    const one = refusal(r.need(caller.signal));
     const two = refusal(r.need());
-    request.abort();
+    caller.abort();
     expect(await one).toMatchObject({ kind: 'unavailable' });
     stop.abort();
     expect(await two).toMatchObject({ kind: 'unavailable' });
