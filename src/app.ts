@@ -186,7 +186,10 @@ function registerHealth(app: App, ctx: AppContext) {
       if (!request.authenticated)
         return {
           status,
-          feeds: Object.fromEntries(all.map((f) => [f.name, { ok: f.ok, starting: f.starting }])),
+          // `starting` only while it is: the open answer says as little as it can
+          feeds: Object.fromEntries(
+            all.map((f) => [f.name, f.starting ? { ok: f.ok, starting: true } : { ok: f.ok }]),
+          ),
         };
       return {
         status,
