@@ -143,8 +143,6 @@ select
               x is not null
           )
         )::text,
-        'metered_minutes',
-        coalesce(sum(minutes), 0)::text,
         'spot_dkk',
         (
           coalesce(
@@ -159,6 +157,21 @@ select
         array_agg(distinct date_dk::text) filter (
           where
             unpriced
+        ),
+        'day_minutes',
+        (
+          select
+            coalesce(json_object_agg(d, m), '{}'::json)
+          from
+            (
+              select
+                date_dk::text as d,
+                sum(minutes) as m
+              from
+                i
+              group by
+                1
+            ) x
         )
       )
     from

@@ -10,6 +10,7 @@ const examples: QueryExamples<typeof repository> = {
   consumerQuarters: [[new Date('2026-07-02T22:00:00Z'), new Date('2026-07-03T22:00:00Z'), 'DK1']],
   costDays: [[params]],
   costHours: [[params]],
+  lastMeteredDay: [[new Date('2026-06-02T22:00:00Z'), new Date('2026-07-02T22:00:00Z')]],
 };
 
 export default {

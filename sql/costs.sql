@@ -52,6 +52,7 @@ select
   case
     when d.solar_hours > 0 then round((1 + $2::numeric) * d.sx, 2)
   end as self_consumption_value_dkk,
+  d.metered_minutes,
   d.unpriced
 from
   (
@@ -76,7 +77,14 @@ from
       ) as hours_priced,
       sum(h.self_consumed_kwh) as self_consumed_kwh,
       coalesce(sum(h.self_consumed_kwh * h.x), 0) as sx,
-      count(h.solar_kwh) as solar_hours
+      count(h.solar_kwh) as solar_hours,
+      coalesce(
+        sum(h.minutes) filter (
+          where
+            h.consumption_kwh is not null
+        ),
+        0
+      ) as metered_minutes
     from
       (
         select
@@ -165,3 +173,29 @@ from
   ) h
 order by
   h.start_at;
+
+-- src/power/costs/repository.ts lastMeteredDay
+select
+  date_dk::text as date
+from
+  power.metered_hours
+where
+  start_at >= $1
+  and start_at < $2
+  and consumption_kwh is not null
+group by
+  date_dk
+having
+  sum(minutes) * 60 = extract(
+    epoch
+    from
+      (
+        (date_dk + 1)::timestamp at time zone 'Europe/Copenhagen'
+      ) - (
+        date_dk::timestamp at time zone 'Europe/Copenhagen'
+      )
+  )
+order by
+  date_dk desc
+limit
+  1;

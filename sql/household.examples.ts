@@ -3,6 +3,7 @@ import * as repository from '../src/power/household/repository.js';
 
 const examples: QueryExamples<typeof repository> = {
   deleteHouseholdCharges: [[]],
+  hasHouseholdCharges: [[]],
   deleteOtherConfiguredGrid: [['5790000705689'], [null]],
   insertHouseholdCharges: [
     [

@@ -16,6 +16,14 @@ where
   "source" = $1
   and "role" in ($2, $3, $4);
 
+-- src/power/household/repository.ts hasHouseholdCharges
+select
+  "kind"
+from
+  "power"."household_charges"
+limit
+  $1;
+
 -- src/power/household/repository.ts householdChargesBetween
 select
   kind,

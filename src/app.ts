@@ -4,7 +4,7 @@ import websocket from '@fastify/websocket';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import type { Config } from './config.js';
 import type { App, AppContext, Feature, Services } from './context.js';
 import { registerBearerAuth } from './http/auth.js';
@@ -121,6 +121,7 @@ function trustProxyOption(trust: Config['trustProxy']) {
 /** Every field but `ok` only for a caller with the token (or when none is configured). */
 const FeedState = Type.Object({
   ok: Type.Boolean(),
+  starting: Type.Optional(Type.Boolean()),
   enabled: Type.Optional(Type.Boolean()),
   connected: Type.Optional(Nullable(Type.Boolean())),
   last_success_at: Type.Optional(Nullable(Type.String())),
@@ -136,7 +137,7 @@ const FeedState = Type.Object({
   last_rejected_at: Type.Optional(Nullable(Type.String())),
 });
 const HealthResponse = Type.Object({
-  status: Type.Enum(['ok', 'degraded', 'down']),
+  status: Type.Enum(['ok', 'starting', 'degraded', 'down']),
   services: Type.Optional(Type.Array(Type.String())),
   uptime_s: Type.Optional(Type.Integer()),
   database: Type.Optional(
@@ -172,11 +173,24 @@ function registerHealth(app: App, ctx: AppContext) {
         dbError = (e as Error).message;
       }
       const all = ctx.health.all();
-      const degraded = all.some((f) => !f.ok);
-      const status = dbError ? ('down' as const) : degraded ? ('degraded' as const) : ('ok' as const);
+      const degraded = all.some((f) => !f.ok && !f.starting);
+      const starting = all.some((f) => f.starting);
+      const status: Static<typeof HealthResponse>['status'] = dbError
+        ? 'down'
+        : degraded
+          ? 'degraded'
+          : starting
+            ? 'starting'
+            : 'ok';
       reply.code(dbError ? 503 : 200);
       if (!request.authenticated)
-        return { status, feeds: Object.fromEntries(all.map((f) => [f.name, { ok: f.ok }])) };
+        return {
+          status,
+          // `starting` only while it is: the open answer says as little as it can
+          feeds: Object.fromEntries(
+            all.map((f) => [f.name, f.starting ? { ok: f.ok, starting: true } : { ok: f.ok }]),
+          ),
+        };
       return {
         status,
         services: [...ctx.config.services],

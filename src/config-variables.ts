@@ -284,7 +284,7 @@ export const VARIABLES = {
     group: 'Home Assistant over MQTT',
     default: 'false',
     meaning:
-      "also publish the household's own figures over MQTT: portfolio value, sats and unrealized result, electricity costs of yesterday and this month",
+      "also publish the household's own figures over MQTT: portfolio value, sats and unrealized result, electricity costs of the last day metered whole and of this month through it",
   },
 } as const satisfies Record<string, Variable>;
 

@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { csvField, csvLine, csvLines } from './csv.js';
+import { Type } from 'typebox';
+import { csvColumns, csvField, csvLine, csvLines, neutralised } from './csv.js';
+import { Decimal, Nullable } from './types.js';
 
 /** A small RFC 4180 reader, to check that what is written reads back as it was. */
 function parseCsv(text: string): string[][] {
@@ -90,5 +92,48 @@ describe('CSV (RFC 4180)', () => {
         '1.5;3;7;\r\n' +
         'x,y;1000000000000000000000;;2026\r\n',
     );
+  });
+
+  it('neutralises a text cell a spreadsheet would run as a formula, in both dialects; numbers stay numbers', async () => {
+    const Row = Type.Object({
+      name: Type.String(),
+      owner: Nullable(Type.String()),
+      kwh: Nullable(Type.Number()),
+      amount: Decimal(),
+      hours: Type.Integer(),
+    });
+    const columns = csvColumns(Row);
+    const rows = [
+      {
+        name: '=HYPERLINK("http://x","y")',
+        owner: "=cmd|' /C calc'!A0",
+        kwh: -5.2,
+        amount: '-12.50',
+        hours: -3,
+      },
+      { name: '+1', owner: '-2+3', kwh: null, amount: '7', hours: 0 },
+      { name: '@SUM(A1)', owner: '\tx', kwh: 1, amount: '-0.5', hours: 1 },
+      { name: '\r=1', owner: 'Radius Elnet A/S', kwh: 0.25, amount: '1', hours: 2 },
+      // a decimal column holding something else than a number is text too
+      { name: '-5.2', owner: null, kwh: 2, amount: '=1+1', hours: 3 },
+    ];
+    let plain = '';
+    for await (const line of csvLines(columns, rows)) plain += line;
+    expect(parseCsv(plain).slice(1)).toEqual([
+      [`'=HYPERLINK("http://x","y")`, `'=cmd|' /C calc'!A0`, '-5.2', '-12.50', '-3'],
+      [`'+1`, `'-2+3`, '', '7', '0'],
+      [`'@SUM(A1)`, `'\tx`, '1', '-0.5', '1'],
+      [`'\r=1`, 'Radius Elnet A/S', '0.25', '1', '2'],
+      [`'-5.2`, '', '2', `'=1+1`, '3'],
+    ]);
+    let da = '';
+    for await (const line of csvLines(columns, rows, 'da')) da += line;
+    const lines = da.split('\r\n');
+    expect(lines[1]).toBe(`"'=HYPERLINK(""http://x"",""y"")";'=cmd|' /C calc'!A0;-5,2;-12,50;-3`);
+    expect(lines[3]).toBe(`'@SUM(A1);'\tx;1;-0,5;1`);
+    // without a schema every column is text
+    expect(neutralised('-12.50', false)).toBe(`'-12.50`);
+    expect(neutralised('-12.50', true)).toBe('-12.50');
+    expect(neutralised(-12.5, false)).toBe(-12.5);
   });
 });

@@ -48,6 +48,26 @@ export function jsonOrCsv<T extends TSchema>(
 export interface CsvColumns {
   readonly names: readonly string[];
   readonly decimals: ReadonlySet<string>;
+  /**
+   * The columns of numbers (numbers, integers, decimal strings); every other column is text. A
+   * text cell a spreadsheet would run as a formula is neutralised; without this, every column is text.
+   */
+  readonly numbers?: ReadonlySet<string>;
+}
+
+/** What starts a formula in a spreadsheet's cell (OWASP, CSV injection): = + - @, a tab, a carriage return. */
+const FORMULA_START = /^[=+\-@\t\r]/;
+/** A number as a numeric column writes it, with a dot or (Danish) a comma: no formula. */
+const PLAIN_NUMBER = /^-?\d+([.,]\d+)?$/;
+
+/**
+ * A text cell that a spreadsheet would run as a formula (`=HYPERLINK(…)`, `=cmd|' /C calc'!A0`,
+ * `@SUM(…)`) gets a leading apostrophe, so it is shown as the text it is, as OWASP's CSV injection
+ * guidance says. A number of a numeric column (`-5.2`) is left a number.
+ */
+export function neutralised(value: unknown, numeric: boolean): unknown {
+  if (typeof value !== 'string' || !FORMULA_START.test(value)) return value;
+  return numeric && PLAIN_NUMBER.test(value) ? value : `'${value}`;
 }
 
 /** Plain dot-decimal notation, never an exponent. */
@@ -91,12 +111,16 @@ export function csvColumns(
   drop: readonly string[] = [],
 ): CsvColumns {
   const names = Object.keys(row.properties).filter((k) => !drop.includes(k));
-  const decimals = names.filter((k) => {
+  const decimals: string[] = [];
+  const numbers: string[] = [];
+  for (const k of names) {
     const s = row.properties[k] as { type?: unknown; pattern?: unknown };
     const types = Array.isArray(s.type) ? (s.type as unknown[]) : [s.type];
-    return types.includes('number') || s.pattern === DECIMAL_PATTERN;
-  });
-  return { names, decimals: new Set(decimals) };
+    if (types.includes('number') || s.pattern === DECIMAL_PATTERN) decimals.push(k);
+    if (types.includes('number') || types.includes('integer') || s.pattern === DECIMAL_PATTERN)
+      numbers.push(k);
+  }
+  return { names, decimals: new Set(decimals), numbers: new Set(numbers) };
 }
 
 /** One record, CRLF-terminated as RFC 4180 asks. */
@@ -120,12 +144,15 @@ export async function* csvLines(
   rows: AsyncIterable<Record<string, unknown>> | Iterable<Record<string, unknown>>,
   locale?: CsvLocale,
 ): AsyncGenerator<string> {
-  const { names, decimals } = 'names' in columns ? columns : { names: columns, decimals: new Set<string>() };
+  const {
+    names,
+    decimals,
+    numbers = decimals,
+  } = 'names' in columns ? columns : { names: columns, decimals: new Set<string>() };
   const danish = locale === 'da';
   const options = danish ? DANISH : RFC_4180;
-  const value = danish
-    ? (row: Record<string, unknown>, c: string) => (decimals.has(c) ? danishDecimal(row[c]) : row[c])
-    : (row: Record<string, unknown>, c: string) => row[c];
+  const value = (row: Record<string, unknown>, c: string) =>
+    neutralised(danish && decimals.has(c) ? danishDecimal(row[c]) : row[c], numbers.has(c));
   // The byte-order mark makes Excel read the file as UTF-8 (æ, ø, å) rather than Windows-1252.
   yield `${danish ? '\uFEFF' : ''}${stringify([names], options)}`;
   let chunk: unknown[][] = [];

@@ -133,13 +133,18 @@ export const UNREALIZED_PNL: Entity = {
   ...MONEY,
   private: true,
 };
+/**
+ * Metering arrives a day or more late: the last day metered whole, named in its attributes. Its
+ * id keeps the name it had as "yesterday", so existing dashboards and automations keep it.
+ */
 export const COST_YESTERDAY: Entity = {
   id: 'satwatt_electricity_cost_yesterday',
   component: 'sensor',
-  name: 'Electricity cost yesterday',
+  name: 'Electricity cost last metered day',
   unit: 'DKK',
   ...MONEY,
   lastReset: true,
+  attributes: true,
   private: true,
 };
 export const COST_MONTH: Entity = {
@@ -149,6 +154,7 @@ export const COST_MONTH: Entity = {
   unit: 'DKK',
   ...MONEY,
   lastReset: true,
+  attributes: true,
   private: true,
 };
 

@@ -18,8 +18,8 @@ import * as S from './states.js';
  */
 export interface MqttSources {
   power: {
-    prices: Pick<PriceService, 'prices'>;
-    costs: Pick<CostService, 'consumerPrices' | 'cheapest' | 'costs'>;
+    prices: Pick<PriceService, 'prices' | 'charges' | 'onChargesChanged'>;
+    costs: Pick<CostService, 'consumerPrices' | 'cheapest' | 'costs' | 'lastMeteredDay'>;
   } | null;
   market: Pick<MarketService, 'latestPrice' | 'latestQuote'> | null;
   portfolio: Pick<PortfolioService, 'portfolio'> | null;
@@ -42,6 +42,14 @@ export class FigureReader {
     ];
   }
 
+  /**
+   * Called when the household's charges become known or change, with the way to stop: the
+   * figures made with them are read again then, not at the next quarter hour.
+   */
+  onChargesChanged(listener: () => void): () => void {
+    return this.sources.power?.prices.onChargesChanged(listener) ?? (() => {});
+  }
+
   /** Spot and consumer price now with today's and tomorrow's intervals, the cheapest 3 hours, tomorrow's publication. */
   async power(): Promise<Update[]> {
     const power = this.sources.power;
@@ -55,12 +63,15 @@ export class FigureReader {
       JSON.parse((await prices.prices(day, area)).json.toString()) as PricesDay;
     const consumer = async (day: string) =>
       (await costs.consumerPrices(day, area, undefined, 'quarter')).body;
+    // Without the household's charges these are unknown, not waited for: their arrival is an event.
+    const charged = <T>(what: string, fn: () => Promise<T>) =>
+      prices.charges.known ? this.read(what, fn) : Promise.resolve(null);
     const spotToday = await this.read('spot prices', () => spot(today));
     const spotTomorrow = await this.read('spot prices', () => spot(tomorrow));
-    const consumerToday = await this.read('consumer prices', () => consumer(today));
-    const consumerTomorrow = await this.read('consumer prices', () => consumer(tomorrow));
+    const consumerToday = await charged('consumer prices', () => consumer(today));
+    const consumerTomorrow = await charged('consumer prices', () => consumer(tomorrow));
     const cheapest = S.cheapestStates(
-      await this.read('cheapest hours', () => costs.cheapest(3, undefined, area)),
+      await charged('cheapest hours', () => costs.cheapest(3, undefined, area)),
     );
     return [
       {
@@ -79,26 +90,26 @@ export class FigureReader {
     ];
   }
 
-  /** What the metered electricity cost yesterday and this month so far. */
+  /**
+   * What the metered electricity cost on the last day metered whole (metering comes a day or
+   * more late, so never a 0 for yesterday without readings) and this month through that day.
+   */
   async costs(): Promise<Update[]> {
-    const costs = this.sources.power?.costs;
-    if (!costs) return [];
+    const power = this.sources.power;
+    if (!power) return [];
+    const { costs, prices } = power;
     const today = danishDate(this.deps.clock.now());
-    const yesterday = addDays(today, -1);
     const first = `${today.slice(0, 8)}01`;
-    const since = (day: string) => toDanishIso(danishDayBounds(day).start);
+    const last = prices.charges.known ? await this.read('costs', () => costs.lastMeteredDay()) : null;
+    const day = last === null ? null : await this.read('costs', () => costs.costs(last, last));
+    const through = last !== null && last >= first ? last : null;
+    const month = through === null ? null : await this.read('costs', () => costs.costs(first, through));
+    const since = (d: string) => toDanishIso(danishDayBounds(d).start);
+    const lastDay = S.lastDayCost(day, last === null ? null : since(last));
+    const thisMonth = S.monthCost(month, since(first), first);
     return [
-      {
-        entity: E.COST_YESTERDAY,
-        state: S.costState(
-          await this.read('costs', () => costs.costs(yesterday, yesterday)),
-          since(yesterday),
-        ),
-      },
-      {
-        entity: E.COST_MONTH,
-        state: S.costState(await this.read('costs', () => costs.costs(first, today)), since(first)),
-      },
+      { entity: E.COST_YESTERDAY, state: lastDay.state, attributes: lastDay.attributes },
+      { entity: E.COST_MONTH, state: thisMonth.state, attributes: thisMonth.attributes },
     ];
   }
 

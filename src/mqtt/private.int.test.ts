@@ -96,28 +96,23 @@ describe('MQTT_PRIVATE', () => {
         auth,
       );
       expect(post.statusCode, post.body).toBe(201);
-      // yesterday's prices stored as the API stores them, and metered hours of yesterday and today
-      expect((await app.call('GET', '/api/consumer-prices?date=2026-07-02')).statusCode).toBe(200);
-      expect((await app.call('GET', '/api/consumer-prices?date=2026-07-03')).statusCode).toBe(200);
+      // prices stored as the API stores them; 07-01 metered whole (24 hours), yesterday (07-02)
+      // only in part, as metering comes late, and an hour of today
+      for (const day of ['2026-07-01', '2026-07-02', '2026-07-03'])
+        expect((await app.call('GET', `/api/consumer-prices?date=${day}`)).statusCode).toBe(200);
+      const reading = (iso: string, kwh: string) => ({
+        metering_point_id: '571313100000012345',
+        start_at: new Date(iso),
+        quantity_kwh: kwh,
+        quality: 'A04',
+      });
       await insertEnergy(app.ctx.database.db, 'power.consumption', [
-        {
-          metering_point_id: '571313100000012345',
-          start_at: new Date('2026-07-02T05:00:00Z'),
-          quantity_kwh: '1.5',
-          quality: 'A04',
-        },
-        {
-          metering_point_id: '571313100000012345',
-          start_at: new Date('2026-07-02T16:00:00Z'),
-          quantity_kwh: '0.75',
-          quality: 'A04',
-        },
-        {
-          metering_point_id: '571313100000012345',
-          start_at: new Date('2026-07-03T06:00:00Z'),
-          quantity_kwh: '2',
-          quality: 'A04',
-        },
+        ...Array.from({ length: 24 }, (_, h) =>
+          reading(new Date(Date.parse('2026-06-30T22:00:00Z') + h * 3_600_000).toISOString(), '0.5'),
+        ),
+        reading('2026-07-02T05:00:00Z', '1.5'),
+        reading('2026-07-02T16:00:00Z', '0.75'),
+        reading('2026-07-03T06:00:00Z', '2'),
       ]);
       await app.startFeeds();
       kraken.tick('BTC/EUR', 61_000.5);
@@ -144,19 +139,31 @@ describe('MQTT_PRIVATE', () => {
       const costs = async (from: string, to: string) => {
         const res = await app.call('GET', `/api/costs?from=${from}&to=${to}`, undefined, auth);
         expect(res.statusCode, res.body).toBe(200);
-        return res.json<Costs>().total.cost_dkk;
+        return res.json<Costs>();
       };
-      const yesterday = await costs('2026-07-02', '2026-07-02');
-      const month = await costs('2026-07-01', '2026-07-03');
-      expect(yesterday).toBeGreaterThan(0);
-      expect(month).toBeGreaterThan(yesterday);
+      const whole = await costs('2026-07-01', '2026-07-01');
+      expect(whole.days[0]).toMatchObject({ complete: true, hours: 24 });
+      expect(whole.total.cost_dkk).toBeGreaterThan(0);
+      // yesterday is not metered whole: the sensor tells the last day that is, never yesterday's part
+      expect((await costs('2026-07-02', '2026-07-02')).days[0]).toMatchObject({ complete: false, hours: 2 });
       expect(JSON.parse(await ha.until(state('electricity_cost_yesterday')))).toEqual({
-        value: yesterday,
-        last_reset: '2026-07-02T00:00:00+02:00',
-      });
-      expect(JSON.parse(await ha.until(state('electricity_cost_month')))).toEqual({
-        value: month,
+        value: whole.total.cost_dkk,
         last_reset: '2026-07-01T00:00:00+02:00',
+      });
+      expect(JSON.parse(await ha.until('satwatt/electricity_cost_yesterday/attributes'))).toEqual({
+        date: '2026-07-01',
+        consumption_kwh: 12,
+      });
+      // the month so far: through its last day metered whole, nothing of it left out
+      expect(JSON.parse(await ha.until(state('electricity_cost_month')))).toEqual({
+        value: whole.total.cost_dkk,
+        last_reset: '2026-07-01T00:00:00+02:00',
+      });
+      expect(JSON.parse(await ha.until('satwatt/electricity_cost_month/attributes'))).toEqual({
+        from: '2026-07-01',
+        through: '2026-07-01',
+        complete: true,
+        missing_days: [],
       });
       const configs = ha.configs();
       expect(configs.get('satwatt_portfolio_value_eur')).toMatchObject({

@@ -22,9 +22,11 @@ describe('the publisher', () => {
     const config = topics.indexOf('homeassistant/sensor/satwatt/satwatt_spot_price/config');
     expect(config).toBeGreaterThanOrEqual(0);
     expect(topics.indexOf('satwatt/spot_price/state')).toBeGreaterThan(config);
-    // every private topic emptied (deleted from the broker), none announced
+    // every private topic emptied (deleted from the broker), none announced: config and state of
+    // the three portfolio figures, and of the two costs their attributes too
     const privateSent = out.sent.filter(([t]) => /portfolio|pnl|electricity_cost/.test(t));
-    expect(privateSent.length).toBe(E.PRIVATE_ENTITIES.length * 2);
+    expect(privateSent.length).toBe(3 * 2 + 2 * 3);
+    expect(privateSent.map(([t]) => t)).toContain('satwatt/electricity_cost_month/attributes');
     expect(privateSent.every(([, payload]) => payload === '')).toBe(true);
   });
 

@@ -73,7 +73,12 @@ export class Publisher {
     if (!out) return;
     if (!this.opts.private)
       for (const e of PRIVATE_ENTITIES)
-        for (const t of [discoveryTopic(this.naming, e), stateTopic(this.naming, e)]) out.publish(t, '');
+        for (const t of [
+          discoveryTopic(this.naming, e),
+          stateTopic(this.naming, e),
+          ...(e.attributes ? [attributesTopic(this.naming, e)] : []),
+        ])
+          out.publish(t, '');
     for (const [topic, payload] of this.configs) out.publish(topic, payload);
     for (const [topic, payload] of this.states) out.publish(topic, payload);
     out.publish(availabilityTopic(this.naming), 'online');

@@ -68,6 +68,8 @@ export class MqttService {
   private readonly cleanups: (() => unknown)[] = [];
   private lead: { controller: AbortController; signal: AbortSignal; loops: Promise<void>[] } | null = null;
   private turn: Promise<void> = Promise.resolve();
+  /** The figures are read one refresh at a time, whether the clock or an event asked. */
+  private figuresTurn: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly deps: MqttDeps,
@@ -106,6 +108,8 @@ export class MqttService {
     const { database } = this.deps;
     this.cleanups.push(await database.listen(PRICE_CHANNEL, () => this.lead && this.btc.poke()));
     this.cleanups.push(await database.listen(QUOTE_CHANNEL, () => this.lead && this.quote.poke()));
+    // The consumer price and the costs are unknown until the household's charges are: publish them as they come.
+    this.cleanups.push(this.deps.reader.onChargesChanged(() => void (this.lead && this.figures())));
     this.cleanups.push(
       this.deps.leadership.watch((leader) => {
         this.turn = this.turn.then(() => (leader ? this.startLeading() : this.stopLeading(false)));
@@ -117,6 +121,7 @@ export class MqttService {
     for (const c of this.cleanups.splice(0).reverse()) await c();
     await this.turn;
     await this.stopLeading(true);
+    await this.figuresTurn;
     await this.btc.stop();
     await this.quote.stop();
   }
@@ -150,24 +155,33 @@ export class MqttService {
       const quarter = Math.floor(now / QUARTER_MS);
       if (quarter !== last) {
         last = quarter;
-        await this.refresh('prices', async () => {
-          this.publisher.update(await this.deps.reader.power());
-          if (!this.deps.naming.private) return;
-          this.publisher.update(await this.deps.reader.costs());
-          this.publisher.update(await this.deps.reader.portfolio());
-        });
+        await this.figures();
       }
       const untilNext = (quarter + 1) * QUARTER_MS - now;
       await sleep(Math.min(untilNext + 20, this.opts.recheckMs), signal);
     }
   }
 
+  /** Prices, the cheapest hours, and with MQTT_PRIVATE the costs and the portfolio. */
+  private figures(): Promise<void> {
+    this.figuresTurn = this.figuresTurn.then(() =>
+      this.refresh('prices', async () => {
+        this.publisher.update(await this.deps.reader.power());
+        if (!this.deps.naming.private) return;
+        this.publisher.update(await this.deps.reader.costs());
+        this.publisher.update(await this.deps.reader.portfolio());
+      }),
+    );
+    return this.figuresTurn;
+  }
+
   private async feeds(signal: AbortSignal): Promise<void> {
     while (!signal.aborted) {
+      // A feed's first round (the household's charges loading at a first start) is no problem yet.
       const updates = this.deps.health
         .all()
         .filter((f) => f !== this.feed)
-        .map((f) => ({ entity: feedEntity(f.name), state: problemState(f.ok) }));
+        .map((f) => ({ entity: feedEntity(f.name), state: problemState(f.ok || f.starting) }));
       this.publisher.update(updates);
       await sleep(this.opts.feedsIntervalMs, signal);
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ConsumerPrices } from '../power/costs/schemas.js';
+import type { ConsumerPrices, Costs } from '../power/costs/schemas.js';
 import type { PricesDay } from '../power/prices/schemas.js';
 import { danishDaySteps, toDanishIso } from '../shared/danish-time.js';
 import * as S from './states.js';
@@ -135,5 +135,76 @@ describe('the other states', () => {
       value: null,
       last_reset: '2026-07-01T00:00:00+02:00',
     });
+  });
+
+  const costDay = (date: string, complete: boolean, cost: number | null): Costs['days'][number] => ({
+    date,
+    complete,
+    consumption_kwh: cost === null ? null : 2.25,
+    cost_dkk: cost,
+    production_kwh: cost === null ? null : 0,
+    sold_value_dkk: cost === null ? null : 0,
+    hours: cost === null ? 0 : 24,
+    hours_priced: cost === null ? 0 : 24,
+    self_consumed_kwh: null,
+    self_consumption_value_dkk: null,
+  });
+  const costsOf = (from: string, to: string, days: Costs['days']): Costs => ({
+    from,
+    to,
+    area: 'DK1',
+    days,
+    total: {
+      complete: days.every((d) => d.complete),
+      missing_days: days.filter((d) => !d.complete).map((d) => d.date),
+      consumption_kwh: 4.5,
+      cost_dkk: days.reduce((s, d) => s + (d.cost_dkk ?? 0), 0),
+      production_kwh: 0,
+      sold_value_dkk: 0,
+      hours: 48,
+      hours_priced: 48,
+      self_consumed_kwh: null,
+      self_consumption_value_dkk: null,
+    },
+  });
+
+  it('give the last metered day its cost and its date, and unknown (never 0) without one', () => {
+    const day = S.lastDayCost(
+      costsOf('2026-07-01', '2026-07-01', [costDay('2026-07-01', true, 3.2)]),
+      '2026-07-01T00:00:00+02:00',
+    );
+    expect(JSON.parse(day.state)).toEqual({ value: 3.2, last_reset: '2026-07-01T00:00:00+02:00' });
+    expect(JSON.parse(day.attributes)).toEqual({ date: '2026-07-01', consumption_kwh: 2.25 });
+    const none = S.lastDayCost(null, null);
+    expect(JSON.parse(none.state)).toEqual({ value: null, last_reset: null });
+    expect(JSON.parse(none.attributes)).toEqual({ date: null, consumption_kwh: null });
+    // a day metered whole whose intervals are not all priced is no figure either
+    const unpriced = S.lastDayCost(
+      costsOf('2026-07-01', '2026-07-01', [costDay('2026-07-01', false, 1.1)]),
+      '2026-07-01T00:00:00+02:00',
+    );
+    expect(JSON.parse(unpriced.state).value).toBeNull();
+  });
+
+  it('give the month its cost through its last metered day, naming the days it leaves out', () => {
+    const month = S.monthCost(
+      costsOf('2026-07-01', '2026-07-03', [
+        costDay('2026-07-01', true, 3.2),
+        costDay('2026-07-02', false, null),
+        costDay('2026-07-03', true, 1),
+      ]),
+      '2026-07-01T00:00:00+02:00',
+      '2026-07-01',
+    );
+    expect(JSON.parse(month.state)).toEqual({ value: 4.2, last_reset: '2026-07-01T00:00:00+02:00' });
+    expect(JSON.parse(month.attributes)).toEqual({
+      from: '2026-07-01',
+      through: '2026-07-03',
+      complete: false,
+      missing_days: ['2026-07-02'],
+    });
+    const before = S.monthCost(null, '2026-07-01T00:00:00+02:00', '2026-07-01');
+    expect(JSON.parse(before.state).value).toBeNull();
+    expect(JSON.parse(before.attributes)).toMatchObject({ through: null, missing_days: [] });
   });
 });

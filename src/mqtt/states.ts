@@ -76,8 +76,44 @@ export function portfolioStates(p: PortfolioJson | null): { value: string; sats:
 }
 
 /** A total that starts again at `since`: the shape `value_template` and `last_reset_value_template` read. */
-export function costState(c: Costs | null, since: string): string {
-  return JSON.stringify({ value: c ? c.total.cost_dkk : null, last_reset: since });
+export function costState(value: number | null, since: string | null): string {
+  return JSON.stringify({ value, last_reset: since });
+}
+
+/**
+ * The cost of one day metered whole (`c` its /api/costs answer, `since` its Danish midnight), its
+ * date in the attributes; unknown while no day is, or when one of its intervals has no price.
+ */
+export function lastDayCost(c: Costs | null, since: string | null): { state: string; attributes: string } {
+  const day = c?.days[0];
+  const value = day?.complete ? day.cost_dkk : null;
+  return {
+    state: costState(value, value === null ? null : since),
+    attributes: JSON.stringify({
+      date: day?.date ?? null,
+      consumption_kwh: day?.complete ? day.consumption_kwh : null,
+    }),
+  };
+}
+
+/**
+ * The month's cost from its 1st through its last day metered whole (`c`, null before there is
+ * one: unknown, not 0), with the days it covers and those it leaves out in the attributes.
+ */
+export function monthCost(
+  c: Costs | null,
+  since: string,
+  first: string,
+): { state: string; attributes: string } {
+  return {
+    state: costState(c ? c.total.cost_dkk : null, since),
+    attributes: JSON.stringify({
+      from: first,
+      through: c?.to ?? null,
+      complete: c?.total.complete ?? false,
+      missing_days: c?.total.missing_days ?? [],
+    }),
+  };
 }
 
 /** A feed's binary sensor (device class problem): on when it fails. */

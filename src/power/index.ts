@@ -3,7 +3,7 @@ import type { AppContext, Feature } from '../context.js';
 import { LOCK_KEYS } from '../db/lock-keys.js';
 import { createBillFeature } from './bill/index.js';
 import { createCostsFeature } from './costs/index.js';
-import { createHouseholdCharges, createHouseholdFeature } from './household/index.js';
+import { createChargesReadiness, createHouseholdCharges, createHouseholdFeature } from './household/index.js';
 import { createEloverblikClient, createMeteringFeature } from './metering/index.js';
 import { createPriceService, createPricesFeature } from './prices/index.js';
 import { createSolarFeature } from './solar/index.js';
@@ -13,8 +13,9 @@ const METERING_SYNC_LOCK_KEY = LOCK_KEYS.meteringSync;
 
 /** The power service: prices and the home page, metering, solar, the household's charges, what electricity costs. */
 export function powerService(ctx: AppContext): Feature[] {
-  // One price service: the costs read the hours it stores and fetches, and share its caches' version.
-  const prices = createPriceService(ctx);
+  // One price service: the costs read the hours it stores and fetches, and share its caches' version
+  // and whether the household's charges in them are known yet.
+  const prices = createPriceService(ctx, { charges: createChargesReadiness(ctx) });
   // One Eloverblik client: the token endpoint allows two calls a minute, so its token is shared.
   const client = createEloverblikClient(ctx);
   const household = createHouseholdCharges(ctx, { prices, client });

@@ -1,6 +1,8 @@
 import { DateTime, type DurationLikeObject } from 'luxon';
 import { DANISH_ZONE } from '../shared/danish-time.js';
+import { storableText } from '../shared/text.js';
 import { ProviderError } from './http.js';
+import { chargeRefusal } from './plausible.js';
 
 const NAME = 'eloverblik';
 
@@ -107,6 +109,11 @@ function optStr(o: Json, key: string): string | null {
   const v = o[key];
   return typeof v === 'string' && v !== '' ? v : null;
 }
+/** Text that is only shown (a city, a description): stored as it can be, see storableText. */
+function optText(o: Json, key: string): string | null {
+  const v = optStr(o, key);
+  return v === null ? null : storableText(v);
+}
 function instant(o: Json, key: string, where: string): Date {
   const d = new Date(str(o, key, where));
   if (Number.isNaN(d.getTime())) throw bad(`${where}.${key}`, 'is not an instant');
@@ -145,10 +152,10 @@ export function parseMeteringPoints(data: unknown): MeteringPoint[] {
       type: str(mp, 'typeOfMP', where),
       settlementMethod: optStr(mp, 'settlementMethod'),
       readingOccurrence: optStr(mp, 'meterReadingOccurrence'),
-      meterNumber: optStr(mp, 'meterNumber'),
-      postcode: optStr(mp, 'postcode'),
-      cityName: optStr(mp, 'cityName'),
-      balanceSupplierName: optStr(mp, 'balanceSupplierName'),
+      meterNumber: optText(mp, 'meterNumber'),
+      postcode: optText(mp, 'postcode'),
+      cityName: optText(mp, 'cityName'),
+      balanceSupplierName: optText(mp, 'balanceSupplierName'),
       children: children.map((c, j) => {
         const w = `${where}.childMeteringPoints[${j}]`;
         const child = obj(c, w);
@@ -157,7 +164,7 @@ export function parseMeteringPoints(data: unknown): MeteringPoint[] {
           parentId: gsrn(mp, 'meteringPointId', where),
           type: str(child, 'typeOfMP', w),
           readingOccurrence: optStr(child, 'meterReadingOccurrence'),
-          meterNumber: optStr(child, 'meterNumber'),
+          meterNumber: optText(child, 'meterNumber'),
         };
       }),
     };
@@ -229,6 +236,34 @@ function parsePeriod(raw: unknown, where: string): SeriesPeriod {
   };
 }
 
+/**
+ * A charges answer that is refused whole: a charge outside the bounds of plausible.ts, or a
+ * name that cannot be stored as it is. Nothing of it is stored; the metering sync goes on without it.
+ */
+export class RefusedCharges extends ProviderError {
+  constructor(readonly why: string) {
+    super(NAME, `implausible charges answer refused: ${why}`, { status: 200, transient: false });
+  }
+}
+
+/** Why a charges answer is refused (every refused charge named, the first few), or null. */
+export function chargesRefusal(answer: MeteringPointCharges[]): { why: string; count: number } | null {
+  const refused = answer.flatMap((mp) =>
+    mp.charges.flatMap((c) => {
+      const why = chargeRefusal({
+        kind: c.kind,
+        name: c.name,
+        ownerGln: c.owner,
+        prices: c.prices.map((p) => p.priceDkk),
+      });
+      return why === null ? [] : [why];
+    }),
+  );
+  if (refused.length === 0) return null;
+  const more = refused.length > 3 ? `; and ${refused.length - 3} more` : '';
+  return { why: refused.slice(0, 3).join('; ') + more, count: refused.length };
+}
+
 export function parseCharges(data: unknown): MeteringPointCharges[] {
   return results(data).map((raw, i) => {
     const where = `result[${i}]`;
@@ -271,7 +306,7 @@ function parseCharge(raw: unknown, kind: Charge['kind'], where: string): Charge 
   return {
     kind,
     name: str(c, 'name', where),
-    description: optStr(c, 'description'),
+    description: optText(c, 'description'),
     owner: str(c, 'owner', where),
     periodType: optStr(c, 'periodType'),
     validFrom: instant(c, 'validFromDate', where),

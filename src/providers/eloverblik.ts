@@ -5,15 +5,17 @@ import { sleep } from '../shared/sleep.js';
 import { BudgetExhausted, type CallBudget, type OnBusy } from './budget.js';
 import { HttpProvider, ProviderError, type ProviderDeps } from './http.js';
 import {
+  chargesRefusal,
   parseCharges,
   parseMeteringPoints,
+  RefusedCharges,
   parseTimeSeries,
   type MeteringPoint,
   type MeteringPointCharges,
   type TimeSeries,
 } from './eloverblik-parse.js';
 
-export { EloverblikItemError } from './eloverblik-parse.js';
+export { EloverblikItemError, RefusedCharges } from './eloverblik-parse.js';
 export type {
   Charge,
   ChildMeteringPoint,
@@ -124,19 +126,27 @@ export class EloverblikClient {
     return kept;
   }
 
+  /**
+   * The charges of the points; an answer with an implausible charge (plausible.ts) is refused
+   * whole, counted in /health, and thrown as RefusedCharges: nothing of it may be stored.
+   */
   async charges(
     ids: string[],
     signal?: AbortSignal,
     onBusy: OnBusy = 'wait',
   ): Promise<MeteringPointCharges[]> {
-    return this.observed(async () => {
-      const out: MeteringPointCharges[] = [];
+    const out = await this.observed(async () => {
+      const all: MeteringPointCharges[] = [];
       for (const batch of batches(ids)) {
         const path = `${API}/meteringpoints/meteringpoint/getcharges`;
-        out.push(...parseCharges(await this.call('POST', path, body(batch), signal, onBusy)));
+        all.push(...parseCharges(await this.call('POST', path, body(batch), signal, onBusy)));
       }
-      return out;
+      return all;
     });
+    const refused = chargesRefusal(out);
+    if (refused === null) return out;
+    this.opts.health?.reject(refused.why, refused.count);
+    throw new RefusedCharges(refused.why);
   }
 
   private async observed<T>(fn: () => Promise<T>): Promise<T> {

@@ -3,7 +3,8 @@ import type { FeedHealth } from '../shared/health.js';
 import { DANISH_ZONE, addDays, danishDayBounds } from '../shared/danish-time.js';
 import type { OnBusy } from './budget.js';
 import { HttpProvider, ProviderError, type ProviderDeps } from './http.js';
-import { dayAheadPriceInBounds } from './plausible.js';
+import { storableText, textRefusal } from '../shared/text.js';
+import { chargeRefusal, dayAheadPriceInBounds } from './plausible.js';
 
 export const PROVIDER_NAME = 'energidataservice';
 export const PRICE_AREAS = ['DK1', 'DK2'] as const;
@@ -147,7 +148,7 @@ export class EnergiDataService {
       signal,
       onBusy,
     });
-    return parseDatahubPricelist(body, filter.GLN_Number[0] ?? '');
+    return this.trustedCharges(parseDatahubPricelist(body, filter.GLN_Number[0] ?? ''));
   }
 
   /** The D03 tariff records of a grid company's given charge codes, newest first. */
@@ -160,9 +161,40 @@ export class EnergiDataService {
       },
       signal,
     });
-    return parseDatahubPricelist(body, gln);
+    return this.trustedCharges(parseDatahubPricelist(body, gln));
+  }
+
+  /**
+   * A pricelist answer with an implausible charge (plausible.ts) is refused whole and counted in
+   * /health: the household's charges are replaced whole from such answers, so none of it is taken.
+   */
+  private trustedCharges(records: TariffRecord[]): TariffRecord[] {
+    const refused = records.flatMap((r) => {
+      const code = textRefusal(r.chargeTypeCode);
+      const why =
+        chargeRefusal({
+          kind: CHARGE_KIND[r.chargeType ?? 'D03'] ?? 'tariff',
+          name: r.note ?? r.chargeTypeCode,
+          ownerGln: r.gln,
+          prices: r.hourly,
+        }) ??
+        (code && `charge code ${JSON.stringify(r.chargeTypeCode)} ${code}`);
+      return why ? [why] : [];
+    });
+    if (refused.length === 0) return records;
+    const why =
+      refused.slice(0, 3).join('; ') + (refused.length > 3 ? `; and ${refused.length - 3} more` : '');
+    this.health?.reject(`DatahubPricelist: ${why}`, refused.length);
+    throw malformed(`implausible DatahubPricelist answer refused: ${why}`);
   }
 }
+
+/** DatahubPricelist's charge types. */
+const CHARGE_KIND: Record<string, 'subscription' | 'fee' | 'tariff'> = {
+  D01: 'subscription',
+  D02: 'fee',
+  D03: 'tariff',
+};
 
 const minDate = (a: string, b: string) => (a < b ? a : b);
 const maxDate = (a: string, b: string) => (a > b ? a : b);
@@ -262,11 +294,13 @@ export function parseDatahubPricelist(body: unknown, gln: string): TariffRecord[
       (_, i) => decimal(r[`Price${i + 1}`] ?? null, `Price${i + 1}`) ?? first,
     );
     const text = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
+    // The owner's name is only shown; the note and the code identify the charge (trustedCharges).
+    const owner = text(r.ChargeOwner);
     return {
       gln: typeof r.GLN_Number === 'string' ? r.GLN_Number : gln,
       chargeType: text(r.ChargeType),
       note: text(r.Note),
-      owner: text(r.ChargeOwner),
+      owner: owner === null ? null : storableText(owner),
       resolution: text(r.ResolutionDuration),
       chargeTypeCode: code,
       validFrom: normaliseLocal(validFrom),

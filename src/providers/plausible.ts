@@ -1,3 +1,5 @@
+import { textRefusal } from '../shared/text.js';
+
 /**
  * Provider answers are untrusted input: the checks an answer passes before anything of it is
  * stored. What fails is dropped, counted by the adapter in its feed's `rejected` in /health
@@ -56,6 +58,49 @@ export const FEE_SHARE: Range = { min: 0, max: 0.25 };
  * box's differ by seconds. More means a wrong stamp (or a wrong clock here, which /health shows).
  */
 export const CLOCK_SKEW_MS = 60_000;
+
+/**
+ * A household's charges, DKK excl. VAT, as its meter (Eloverblik) and DatahubPricelist list them.
+ * A tariff per kWh: every Danish one a household pays lies far inside −1..+10. The dearest are a
+ * grid company's winter peak (about 1 to 2.5 DKK/kWh) and the electricity tax (at most about
+ * 1 DKK/kWh, 0.008 from 2026); Energinet's tariffs are øre. A discount published as a negative
+ * tariff (Dinel's TCL<100_52, N1's CD R) takes off a few øre; −1 DKK/kWh would take off more than
+ * any grid tariff it offsets. A subscription, per month (P1M) or day (P1D): a C-customer's is tens
+ * of kroner a month, the largest DataHub lists (for big customers) thousands; none is negative,
+ * nothing pays the household for being connected. A one-off fee (a reminder, a reconnection, a
+ * meter test) costs hundreds to a few thousand kroner. Outside these bounds it is no charge.
+ */
+export const TARIFF_DKK_KWH: Range = { min: -1, max: 10 };
+export const SUBSCRIPTION_DKK: Range = { min: 0, max: 10_000 };
+export const FEE_DKK: Range = { min: 0, max: 50_000 };
+const CHARGE_RANGE = { tariff: TARIFF_DKK_KWH, subscription: SUBSCRIPTION_DKK, fee: FEE_DKK } as const;
+/** A GLN (global location number) names a charge's owner: 13 digits. */
+const GLN = /^\d{13}$/;
+
+/** A text as a message may quote it: escaped, and short. */
+const quoted = (v: string) => JSON.stringify(v.length > 60 ? `${v.slice(0, 60)}…` : v);
+
+/**
+ * Why a charge is refused, or null: its name (it identifies the charge: an unpaired surrogate
+ * stored would be U+FFFD, so two names would merge) is text that can be stored as it is, its
+ * owner a GLN, every price within its kind's bounds.
+ */
+export function chargeRefusal(c: {
+  kind: 'tariff' | 'subscription' | 'fee';
+  name: string;
+  ownerGln: string;
+  prices: readonly string[];
+}): string | null {
+  const name = textRefusal(c.name);
+  if (name) return `charge name ${quoted(c.name)} ${name}`;
+  if (!GLN.test(c.ownerGln))
+    return `charge ${quoted(c.name)}: owner ${quoted(c.ownerGln)} is not a 13-digit GLN`;
+  const range = CHARGE_RANGE[c.kind];
+  const bad = c.prices.find((p) => !inRange(p, range));
+  if (bad !== undefined)
+    return `${c.kind} ${quoted(c.name)}: ${bad} DKK is outside its bounds ${range.min}..${range.max}`;
+  return null;
+}
 
 /** Whether a number (or its decimal text) lies within the range, both ends included. */
 export function inRange(value: string | number, range: Range): boolean {

@@ -25,6 +25,8 @@ export class FeedHealth {
   rejecting = false;
   /** Since when the feed has failed without a success in between; null while it works. */
   downSince: Date | null = null;
+  /** Its first round runs and what depends on it is not known yet: not ok, and no failure either. */
+  starting = false;
 
   constructor(
     readonly name: string,
@@ -64,7 +66,7 @@ export class FeedHealth {
   /** Healthy when it has not failed since its last success and its latest answer was not refused. */
   get ok(): boolean {
     if (!this.enabled) return true;
-    if (this.rejecting) return false;
+    if (this.starting || this.rejecting) return false;
     if (this.lastErrorAt === null) return true;
     return this.lastSuccessAt !== null && this.lastSuccessAt >= this.lastErrorAt;
   }
@@ -72,6 +74,7 @@ export class FeedHealth {
     return {
       enabled: this.enabled,
       ok: this.ok,
+      starting: this.starting,
       connected: this.connected,
       last_success_at: this.lastSuccessAt?.toISOString() ?? null,
       last_message_at: this.lastMessageAt?.toISOString() ?? null,

@@ -9,6 +9,7 @@
 export type TextKind = 'text' | 'name';
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const UNSTORABLE = new RegExp(`\u0000|${LONE_SURROGATE.source}`, 'g');
 const INVISIBLE = /[\p{Cc}\p{Cf}]/u;
 
 const codePoint = (c: string) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
@@ -30,4 +31,14 @@ export function textRefusal(value: string, kind: TextKind = 'text'): string | nu
 /** The form a name is stored and compared in: Unicode NFC. */
 export function normalName(value: string): string {
   return value.normalize('NFC');
+}
+
+/**
+ * Text from a provider that is shown but identifies nothing (a description, a city, an owner's
+ * name): NUL and unpaired surrogates become U+FFFD, as the database would store a surrogate anyway,
+ * so what is stored is what was checked and a NUL cannot fail the write. Text that identifies
+ * something (a charge's name) is refused instead (textRefusal): replaced, two names could merge.
+ */
+export function storableText(value: string): string {
+  return value.replace(UNSTORABLE, '\uFFFD');
 }

@@ -50,6 +50,7 @@ export async function refreshCharges(app: TestApp, fake: FakeEnergiDataService):
     log: app.ctx.log,
     signal: app.ctx.shutdown,
     onChanged: () => prices.chargesChanged(),
+    readiness: prices.charges,
   }).refresh();
 }
 

@@ -1,16 +1,28 @@
 import type { Services } from '../../src/context.js';
 import { createBillFeature } from '../../src/power/bill/index.js';
 import { createCostsFeature } from '../../src/power/costs/index.js';
-import { createHouseholdCharges, createHouseholdFeature } from '../../src/power/household/index.js';
+import {
+  createChargesReadiness,
+  createHouseholdCharges,
+  createHouseholdFeature,
+} from '../../src/power/household/index.js';
 import type { HouseholdService } from '../../src/power/household/service.js';
 import { createEloverblikClient, createMeteringFeature } from '../../src/power/metering/index.js';
 import { createPriceService, createPricesFeature } from '../../src/power/prices/index.js';
 import { powerOnly } from './services.js';
 
-/** The power service as powerService composes it (without solar), handing the test its household charges. */
-export function householdServices(got: (household: HouseholdService) => void): Partial<Services> {
+/**
+ * The power service as powerService composes it (without solar), handing the test its household
+ * charges; `chargesWaitMs` shortens how long a request waits for their first refresh.
+ */
+export function householdServices(
+  got: (household: HouseholdService) => void,
+  opts: { chargesWaitMs?: number } = {},
+): Partial<Services> {
   return powerOnly((ctx) => {
-    const prices = createPriceService(ctx);
+    const prices = createPriceService(ctx, {
+      charges: createChargesReadiness(ctx, { waitMs: opts.chargesWaitMs }),
+    });
     const client = createEloverblikClient(ctx);
     const household = createHouseholdCharges(ctx, { prices, client });
     got(household);

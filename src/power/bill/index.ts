@@ -9,6 +9,7 @@ export function createBillFeature(ctx: AppContext, deps: { prices: PriceService 
     db: ctx.database.db,
     clock: ctx.clock,
     fillDays: (days: string[], signal?: AbortSignal) => deps.prices.fillDays(days, signal),
+    charges: deps.prices.charges,
     config: ctx.config,
   });
   return {

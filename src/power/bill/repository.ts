@@ -8,11 +8,12 @@ export interface BillUsage {
   priced_kwh: string;
   intervals: string;
   intervals_priced: string;
-  metered_minutes: string;
   /** Σ priced kWh × the interval's spot, DKK, exact */
   spot_dkk: string;
   /** Danish days with a reading whose hour has no stored price (never fetched) */
   unpriced_days: string[] | null;
+  /** Minutes of consumption readings per Danish day that has any */
+  day_minutes: Record<string, number>;
 }
 
 export interface BillTariffRow {
@@ -56,9 +57,10 @@ export async function billTotals(
               'priced_kwh', coalesce(sum(kwh) filter (where x is not null), 0)::text,
               'intervals', count(*)::text,
               'intervals_priced', (count(*) filter (where x is not null))::text,
-              'metered_minutes', coalesce(sum(minutes), 0)::text,
               'spot_dkk', (coalesce(sum(kwh * price_dkk) filter (where x is not null), 0) * 0.001)::text,
-              'unpriced_days', array_agg(distinct date_dk::text) filter (where unpriced))
+              'unpriced_days', array_agg(distinct date_dk::text) filter (where unpriced),
+              'day_minutes', (select coalesce(json_object_agg(d, m), '{}'::json)
+                                from (select date_dk::text as d, sum(minutes) as m from i group by 1) x))
               from i) as usage,
            (select coalesce(json_agg(json_build_object('role', role, 'name', name, 'owner_gln', owner_gln,
                                                        'owner', owner, 'kwh', kwh, 'amount_dkk', amount_dkk)

@@ -17,7 +17,7 @@ export function billRoutes(app: App, service: BillService) {
         summary: "The month's electricity bill: a line per charge and subscription, VAT, total",
         security: [{ bearer: [] }],
         querystring: BillQuery,
-        response: { 200: jsonOrCsv(Bill), ...problems(400, 401) },
+        response: { 200: jsonOrCsv(Bill), ...problems(400, 401, 503) },
       },
     },
     async (request, reply) => {

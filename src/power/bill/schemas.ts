@@ -37,6 +37,10 @@ export const Bill = Type.Object({
   month: Type.String(),
   area: Type.String(),
   complete: Type.Boolean({ description: 'every interval of the month has a reading and a price' }),
+  missing_days: Type.Array(Type.String(), {
+    description:
+      'the Danish days of the month with an interval without a consumption reading (metering arrives a day or more late; the days still to come of the current month): the lines leave them out',
+  }),
   consumption_kwh: Type.Number({ description: 'metered consumption, priced or not' }),
   intervals: Type.Integer({
     description: 'metered intervals (hours, or quarter hours of a quarter-hour meter)',

@@ -2,6 +2,7 @@ import { Big } from 'big.js';
 import type { Db } from '../../db/schema.js';
 import type { Clock } from '../../shared/clock.js';
 import { addDays, danishDate, danishDayBounds } from '../../shared/danish-time.js';
+import type { ChargesReadiness } from '../household/readiness.js';
 import * as repo from './repository.js';
 
 export const FIRST_MONTH = '2013-01';
@@ -18,6 +19,7 @@ export interface Bill {
   month: string;
   area: string;
   complete: boolean;
+  missing_days: string[];
   consumption_kwh: number;
   intervals: number;
   intervals_priced: number;
@@ -42,6 +44,8 @@ export interface BillDeps {
   clock: Clock;
   /** Fetches the day-ahead prices of days not stored, inside the provider's budget (PriceService.fillDays). */
   fillDays: (days: string[], signal?: AbortSignal) => Promise<void>;
+  /** Every line but the spot price is one of the household's charges: billed only once they are known. */
+  charges: Pick<ChargesReadiness, 'need'>;
   config: {
     priceArea: string;
     supplierMarkupDkkKwh: string;
@@ -61,12 +65,14 @@ export class BillService {
    * own price, each tariff, the supplier's markup), one per subscription (prorated by the days it
    * is in force), the supplier's subscription, VAT on the subtotal. Each line is rounded to øre; the
    * subtotal and total are sums of rounded amounts. An interval without a price is counted and
-   * left out, never priced at 0; `complete` is false then, or while any interval has no reading.
+   * left out, never priced at 0; `complete` is false then, or while any day has an interval without
+   * a reading, and `missing_days` lists those days (every day still to come in the current month).
    */
   async monthBill(month: string, signal?: AbortSignal): Promise<Bill> {
     const deps = this.deps;
     const last = danishDate(deps.clock.now()).slice(0, 7);
     if (month < FIRST_MONTH || month > last) throw new MonthOutOfRange(month, last);
+    await deps.charges.need(signal);
     const first = `${month}-01`;
     const next = addDays(`${month}-28`, 4).slice(0, 7) + '-01';
     const { config } = deps;
@@ -122,11 +128,17 @@ export class BillService {
       });
     const subtotal = lines.reduce((sum, l) => sum.plus(l.amount_dkk), new Big(0));
     const vat = ore(subtotal.times(config.vatRate));
-    const minutes = (params.end.getTime() - params.start.getTime()) / 60_000;
+    const missing: string[] = [];
+    for (let day = first; day < next; day = addDays(day, 1)) {
+      const { start, end } = danishDayBounds(day);
+      if (Number(usage.day_minutes[day] ?? 0) !== (end.getTime() - start.getTime()) / 60_000)
+        missing.push(day);
+    }
     return {
       month,
       area: config.priceArea,
-      complete: Number(usage.metered_minutes) === minutes && usage.intervals === usage.intervals_priced,
+      complete: missing.length === 0 && usage.intervals === usage.intervals_priced,
+      missing_days: missing,
       consumption_kwh: Number(usage.consumption_kwh),
       intervals: Number(usage.intervals),
       intervals_priced: Number(usage.intervals_priced),

@@ -8,6 +8,8 @@ import {
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
 import { insertEnergy } from '../metering/repository.js';
 import { insertSolar } from '../solar/repository.js';
+import { danishDayBounds, danishDaySteps } from '../../shared/danish-time.js';
+import { lastMeteredDay } from './repository.js';
 import type { Costs } from './schemas.js';
 import { chargesWithTaxGap, refreshCharges, storeDay } from '../../../test/support/costs.js';
 
@@ -85,8 +87,10 @@ describe('GET /api/costs against hand-computed fixtures', () => {
     //                                               sum 8.02818675 → 8.03
     // sold 12:00: 3.1 kWh × 0.5 = 1.55; solar 4.0 − 3.1 = 0.9 kWh self-consumed
     // × (0.5 + 0.2929 + 0.123) × 1.25 = 1.144875 → 1.0303875 → 1.03
+    // four metered hours of a 24-hour day: figures of what is there, and said to be incomplete
     expect(body.days[0]).toEqual({
       date: '2026-01-15',
+      complete: false,
       consumption_kwh: 4.083,
       cost_dkk: 8.03,
       production_kwh: 3.1,
@@ -96,18 +100,22 @@ describe('GET /api/costs against hand-computed fixtures', () => {
       self_consumed_kwh: 0.9,
       self_consumption_value_dkk: 1.03,
     });
+    // a day without readings cost nothing known, not 0
     expect(body.days[1]).toEqual({
       date: '2026-01-16',
-      consumption_kwh: 0,
-      cost_dkk: 0,
-      production_kwh: 0,
-      sold_value_dkk: 0,
+      complete: false,
+      consumption_kwh: null,
+      cost_dkk: null,
+      production_kwh: null,
+      sold_value_dkk: null,
       hours: 0,
       hours_priced: 0,
       self_consumed_kwh: null,
       self_consumption_value_dkk: null,
     });
     expect(body.total).toEqual({
+      complete: false,
+      missing_days: ['2026-01-15', '2026-01-16'],
       consumption_kwh: 4.083,
       cost_dkk: 8.03,
       production_kwh: 3.1,
@@ -125,14 +133,19 @@ describe('GET /api/costs against hand-computed fixtures', () => {
     expect(day).toMatchObject({ consumption_kwh: 2, cost_dkk: 1.82, hours: 2, hours_priced: 2 });
   });
 
-  it('counts hours without a price and costs them at nothing rather than a guess', async () => {
+  it('counts hours without a price and costs them at nothing known rather than a guess', async () => {
     const body = await costs('from=2026-05-04&to=2026-05-06');
     expect(body.days.map((d) => [d.date, d.hours, d.hours_priced, d.cost_dkk, d.consumption_kwh])).toEqual([
-      ['2026-05-04', 0, 0, 0, 0],
-      ['2026-05-05', 2, 0, 0, 3],
-      ['2026-05-06', 0, 0, 0, 0],
+      ['2026-05-04', 0, 0, null, null],
+      ['2026-05-05', 2, 0, null, 3],
+      ['2026-05-06', 0, 0, null, null],
     ]);
-    expect(body.total).toMatchObject({ hours: 2, hours_priced: 0, cost_dkk: 0 });
+    expect(body.total).toMatchObject({
+      hours: 2,
+      hours_priced: 0,
+      complete: false,
+      missing_days: ['2026-05-04', '2026-05-05', '2026-05-06'],
+    });
   });
 
   it('fetches the prices of a metered day never fetched, as /api/elprice does, instead of costing it at 0', async () => {
@@ -150,7 +163,7 @@ describe('GET /api/costs against hand-computed fixtures', () => {
     fake.server.failAlways({ kind: 'status', status: 500 });
     try {
       const down = await costs('from=2026-06-11&to=2026-06-11');
-      expect(down.days[0]).toMatchObject({ hours: 1, hours_priced: 0, cost_dkk: 0 });
+      expect(down.days[0]).toMatchObject({ hours: 1, hours_priced: 0, cost_dkk: null, complete: false });
     } finally {
       fake.server.heal();
     }
@@ -191,6 +204,7 @@ describe('GET /api/costs against hand-computed fixtures', () => {
     const rows: string[][] = parse(res.body, {});
     expect(rows[0]).toEqual([
       'date',
+      'complete',
       'consumption_kwh',
       'cost_dkk',
       'production_kwh',
@@ -201,8 +215,8 @@ describe('GET /api/costs against hand-computed fixtures', () => {
       'self_consumption_value_dkk',
     ]);
     expect(rows.slice(1)).toEqual([
-      ['2026-01-15', '4.083', '8.03', '3.1', '1.55', '4', '4', '0.9', '1.03'],
-      ['2026-01-16', '0', '0', '0', '0', '0', '0', '', ''],
+      ['2026-01-15', 'false', '4.083', '8.03', '3.1', '1.55', '4', '4', '0.9', '1.03'],
+      ['2026-01-16', 'false', '', '', '', '', '0', '0', '', ''],
     ]);
     const hours = await app.call(
       'GET',
@@ -239,5 +253,46 @@ describe('GET /api/costs against hand-computed fixtures', () => {
       expect(res.statusCode, q).toBe(400);
       expect(res.json<{ detail: string }>().detail).toBeTruthy();
     }
+  });
+});
+
+describe('days whose metering has not arrived (it comes a day or more late)', () => {
+  beforeAll(async () => {
+    await storeDay(app, '2026-03-29', () => '500');
+    const start = danishDayBounds('2026-03-29').start.getTime();
+    // every hour of the 23-hour day, and one hour of the next
+    await insertEnergy(app.ctx.database.db, 'power.consumption', [
+      ...Array.from({ length: 23 }, (_, h) => energy(new Date(start + h * 3_600_000).toISOString(), '0.5')),
+      energy('2026-03-30T06:00:00Z', '1'),
+    ]);
+  });
+
+  it('calls a day complete only when every interval of it is metered and priced, and lists the others', async () => {
+    const body = await costs('from=2026-03-29&to=2026-03-31');
+    expect(body.days.map((d) => [d.date, d.complete, d.hours, d.consumption_kwh === null])).toEqual([
+      ['2026-03-29', true, 23, false],
+      ['2026-03-30', false, 1, false],
+      ['2026-03-31', false, 0, true],
+    ]);
+    // (0.5 + 0.0976|0.2929|0.8788 + 0.123) × 1.25 over 23 × 0.5 kWh: a whole day has a cost
+    expect(body.days[0]!.cost_dkk).toBeGreaterThan(0);
+    expect(body.days[2]!.cost_dkk).toBeNull();
+    expect(body.total).toMatchObject({ complete: false, missing_days: ['2026-03-30', '2026-03-31'] });
+  });
+
+  it('finds the last day metered whole: a 23-hour day, and a 25-hour day of quarter hours only with all 100', async () => {
+    const db = app.ctx.database.db;
+    const lastIn = (from: string, to: string) =>
+      lastMeteredDay(db, danishDayBounds(from).start, danishDayBounds(to).start);
+    expect(await lastIn('2026-03-01', '2026-04-01')).toBe('2026-03-29');
+    const quarters = danishDaySteps('2025-10-26', 15).map((t) => ({
+      ...energy(t.toISOString(), '0.1'),
+      resolution_minutes: 15,
+    }));
+    expect(quarters).toHaveLength(100);
+    await insertEnergy(db, 'power.consumption', quarters.slice(0, 99));
+    expect(await lastIn('2025-10-20', '2025-11-01')).toBeNull();
+    await insertEnergy(db, 'power.consumption', quarters.slice(99));
+    expect(await lastIn('2025-10-20', '2025-11-01')).toBe('2025-10-26');
   });
 });

@@ -75,6 +75,8 @@ export interface CostDayRow {
   hours_priced: string;
   self_consumed_kwh: string | null;
   self_consumption_value_dkk: string | null;
+  /** minutes of the day with a consumption reading: the whole day when it equals the day's length */
+  metered_minutes: string;
   /** a metered interval of the day has no stored price (the day was never fetched) */
   unpriced: boolean;
 }
@@ -91,7 +93,7 @@ export async function costDays(db: Db, p: CostParams): Promise<CostDayRow[]> {
            d.production_kwh, round(d.sold * 0.001, 2) as sold_value_dkk, d.hours, d.hours_priced,
            d.self_consumed_kwh,
            case when d.solar_hours > 0 then round(${vat} * d.sx, 2) end as self_consumption_value_dkk,
-           d.unpriced
+           d.metered_minutes, d.unpriced
       from (select h.date_dk, bool_or(h.unpriced and h.metered) as unpriced,
                    coalesce(sum(h.consumption_kwh), 0) as consumption_kwh,
                    coalesce(sum(h.consumption_kwh * h.x), 0) as cx,
@@ -101,7 +103,8 @@ export async function costDays(db: Db, p: CostParams): Promise<CostDayRow[]> {
                    count(*) filter (where h.metered and h.x is not null) as hours_priced,
                    sum(h.self_consumed_kwh) as self_consumed_kwh,
                    coalesce(sum(h.self_consumed_kwh * h.x), 0) as sx,
-                   count(h.solar_kwh) as solar_hours
+                   count(h.solar_kwh) as solar_hours,
+                   coalesce(sum(h.minutes) filter (where h.consumption_kwh is not null), 0) as metered_minutes
               from (${meteredIntervals(p)}) h
              group by 1) d
      order by 1`.execute(db);
@@ -127,4 +130,22 @@ export async function costHours(db: Db, p: CostParams): Promise<CostHourRow[]> {
       from (${meteredIntervals(p)}) h
      order by h.start_at`.execute(db);
   return result.rows;
+}
+
+/**
+ * The last Danish day of [from, to) whose consumption is metered in every interval (its readings
+ * cover the day's 23, 24 or 25 hours), or null: metering arrives a day or more late, so the latest
+ * day with a whole figure is not yesterday.
+ */
+export async function lastMeteredDay(db: Db, from: Date, to: Date): Promise<string | null> {
+  const result = await sql<{ date: string }>`
+    select date_dk::text as date
+      from power.metered_hours
+     where start_at >= ${from} and start_at < ${to} and consumption_kwh is not null
+     group by date_dk
+    having sum(minutes) * 60 = extract(epoch from ((date_dk + 1)::timestamp at time zone 'Europe/Copenhagen')
+                                                 - (date_dk::timestamp at time zone 'Europe/Copenhagen'))
+     order by date_dk desc
+     limit 1`.execute(db);
+  return result.rows[0]?.date ?? null;
 }

@@ -59,7 +59,7 @@ export function costRoutes(app: App, service: CostService) {
         summary: 'Cost of the metered consumption, value of the production sold, solar self-consumption',
         security: [{ bearer: [] }],
         querystring: CostsQuery,
-        response: { 200: jsonOrCsv(Costs), ...problems(400, 401) },
+        response: { 200: jsonOrCsv(Costs), ...problems(400, 401, 503) },
       },
     },
     async (request, reply) => {

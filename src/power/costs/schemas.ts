@@ -97,12 +97,22 @@ export const CostHour = Type.Object({
   self_consumed_kwh: Nullable(Kwh('solar energy less what went to the grid, not below 0')),
 });
 
+const NOT_METERED = '; null on a day without any reading (not metered yet), never 0';
+
 export const CostDay = Type.Object({
   date: Type.String(),
-  consumption_kwh: Kwh('taken from the grid (D07) on the day'),
-  cost_dkk: Dkk("the sum of each priced hour's consumption × total, rounded to øre"),
-  production_kwh: Kwh('supplied to the grid (D06)'),
-  sold_value_dkk: Dkk('the sum of production × spot, rounded to øre'),
+  complete: Type.Boolean({
+    description:
+      'every interval of the day has a consumption reading and a price; false while its metering has not arrived (a day or more late) or part of it is missing',
+  }),
+  consumption_kwh: Nullable(Kwh(`taken from the grid (D07) on the day${NOT_METERED}`)),
+  cost_dkk: Nullable(
+    Dkk(
+      `the sum of each priced hour's consumption × total, rounded to øre${NOT_METERED}; null too while none of its intervals has a price`,
+    ),
+  ),
+  production_kwh: Nullable(Kwh(`supplied to the grid (D06)${NOT_METERED}`)),
+  sold_value_dkk: Nullable(Dkk(`the sum of production × spot, rounded to øre${NOT_METERED}`)),
   hours: Type.Integer({
     description: 'metered intervals: hours, or quarter hours of a quarter-hour meter',
   }),
@@ -126,6 +136,11 @@ export const Costs = Type.Object({
   area: Type.String(),
   days: Type.Array(CostDay, { description: 'every day of the range, in order' }),
   total: Type.Object({
+    complete: Type.Boolean({ description: 'every day of the range is complete' }),
+    missing_days: Type.Array(Type.String(), {
+      description:
+        'the days of the range that are not complete (no or partial readings, or an interval without a price): the sums below leave them out, or part of them',
+    }),
     consumption_kwh: Type.Number(),
     cost_dkk: Type.Number(),
     production_kwh: Type.Number(),

@@ -71,6 +71,7 @@ export class CostService {
     area: string | undefined,
     resolution: Resolution = 'hour',
   ): ConsumerPricesAnswer | undefined {
+    if (!this.deps.prices.charges.known) return undefined;
     const key = `${date ?? this.deps.prices.today()}|${area ?? this.deps.config.priceArea}|${resolution}`;
     const hit = this.cache.get(key);
     return hit && hit.version === this.deps.prices.chargesVersion ? hit.answer : undefined;
@@ -83,6 +84,7 @@ export class CostService {
     signal?: AbortSignal,
     resolution: Resolution = 'hour',
   ): Promise<ConsumerPricesAnswer> {
+    await this.deps.prices.charges.need(signal);
     const hit = this.cachedConsumerPrices(date, area, resolution);
     if (hit) return hit;
     const day = date ?? this.deps.prices.today();
@@ -123,6 +125,7 @@ export class CostService {
       throw invalid(
         `querystring.to: at most ${MAX_COST_DAYS} days from ${from}, that is ${addDays(from, MAX_COST_DAYS - 1)}`,
       );
+    await this.deps.prices.charges.need(signal);
     const area = this.deps.config.priceArea;
     const params = {
       start: danishDayBounds(from).start,
@@ -172,22 +175,29 @@ export class CostService {
     let hours = 0;
     let hoursPriced = 0;
     const days: CostDay[] = [];
+    const missing: string[] = [];
+    const n = (v: string | null | undefined) => (v == null ? null : Number(v));
     for (let date = from; date <= to; date = addDays(date, 1)) {
       const r = stored.get(date);
+      // A day without a reading is not a day that cost nothing: its figures are null, never 0.
+      const metered = r !== undefined && Number(r.hours) > 0;
       const day: CostDay = {
         date,
-        consumption_kwh: Number(r?.consumption_kwh ?? 0),
-        cost_dkk: Number(r?.cost_dkk ?? 0),
-        production_kwh: Number(r?.production_kwh ?? 0),
-        sold_value_dkk: Number(r?.sold_value_dkk ?? 0),
+        complete:
+          metered && isWholeDay(date, r.metered_minutes) && Number(r.hours) === Number(r.hours_priced),
+        consumption_kwh: metered ? n(r.consumption_kwh) : null,
+        // Consumption of which no interval has a price has no cost yet, rather than one of 0.
+        cost_dkk: metered && Number(r.hours_priced) > 0 ? n(r.cost_dkk) : null,
+        production_kwh: metered ? n(r.production_kwh) : null,
+        sold_value_dkk: metered ? n(r.sold_value_dkk) : null,
         hours: Number(r?.hours ?? 0),
         hours_priced: Number(r?.hours_priced ?? 0),
-        self_consumed_kwh: r?.self_consumed_kwh == null ? null : Number(r.self_consumed_kwh),
-        self_consumption_value_dkk:
-          r?.self_consumption_value_dkk == null ? null : Number(r.self_consumption_value_dkk),
+        self_consumed_kwh: n(r?.self_consumed_kwh),
+        self_consumption_value_dkk: n(r?.self_consumption_value_dkk),
       };
       if (resolution === 'hour') day.items = byDay.get(date) ?? [];
       days.push(day);
+      if (!day.complete) missing.push(date);
       if (!r) continue;
       sums.consumption_kwh = sums.consumption_kwh.plus(r.consumption_kwh);
       sums.cost_dkk = sums.cost_dkk.plus(r.cost_dkk);
@@ -208,6 +218,8 @@ export class CostService {
       area,
       days,
       total: {
+        complete: missing.length === 0,
+        missing_days: missing,
         consumption_kwh: num(sums.consumption_kwh)!,
         cost_dkk: num(sums.cost_dkk)!,
         production_kwh: num(sums.production_kwh)!,
@@ -221,6 +233,16 @@ export class CostService {
   }
 
   /**
+   * The last Danish day before today whose consumption is metered whole (within the 62 days
+   * before it), or null: the latest day a cost can be told for, as metering comes late.
+   */
+  async lastMeteredDay(): Promise<string | null> {
+    const today = danishDate(this.deps.clock.now());
+    const { start } = danishDayBounds(today);
+    return repo.lastMeteredDay(this.deps.db, danishDayBounds(addDays(today, -62)).start, start);
+  }
+
+  /**
    * The `n` cheapest consecutive hours of a Danish day, or without a day from the current hour
    * to the last published one (tomorrow's hours once published).
    */
@@ -230,6 +252,8 @@ export class CostService {
     area: string | undefined,
     signal?: AbortSignal,
   ): Promise<Cheapest> {
+    // Ranked on spot alone while the charges load would be a window of other prices.
+    await this.deps.prices.charges.need(signal);
     const where = area ?? this.deps.config.priceArea;
     let hours: PricedHour[];
     if (date !== undefined) {
@@ -279,4 +303,10 @@ export class CostService {
     const rows = await repo.consumerHours(this.deps.db, start, end, area);
     return rows.map((r) => priceHour(r, this.pricing));
   }
+}
+
+/** Whether `minutes` of readings cover the whole Danish day (23, 24 or 25 hours). */
+function isWholeDay(date: string, minutes: string): boolean {
+  const { start, end } = danishDayBounds(date);
+  return Number(minutes) === (end.getTime() - start.getTime()) / 60_000;
 }

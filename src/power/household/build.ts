@@ -1,5 +1,5 @@
 import type { TariffRecord } from '../../providers/energidataservice.js';
-import type { GridCompany } from './grid-companies.js';
+import { gridCompany, type GridCompany } from './grid-companies.js';
 import {
   WHOLE,
   localTime,
@@ -27,6 +27,24 @@ export interface MeterLink {
 
 export const chargeKey = (ownerGln: string, kind: ChargeKind, name: string) => `${ownerGln}|${kind}|${name}`;
 
+/** Energinet's name as DatahubPricelist writes it, for its charges that the pricelist lacks. */
+const ENERGINET_NAME = 'Energinet Systemansvar A/S (SYO)';
+
+/**
+ * The name of each owner (by GLN): as any of its records in DatahubPricelist writes it, else the
+ * shipped list of grid companies, else Energinet's. The meter lists owners by GLN only, so a
+ * charge the pricelist lacks (a subscription, a balance tariff) is named by its owner's others.
+ */
+function ownerNames(
+  history: Map<string, TariffRecord[]>,
+  energinetGln: string,
+): (gln: string) => string | null {
+  const named = new Map<string, string>();
+  for (const records of history.values())
+    for (const r of records) if (r.owner && !named.has(r.gln)) named.set(r.gln, r.owner);
+  return (gln) => named.get(gln) ?? gridCompany(gln)?.name ?? (gln === energinetGln ? ENERGINET_NAME : null);
+}
+
 /**
  * The household's charges from what its meter lists and the history DatahubPricelist holds for
  * each (by owner, charge type and Note = name). Energinet's charges take their whole history. A
@@ -40,6 +58,7 @@ export function fromMeter(
   energinetGln: string,
 ): HouseholdCharge[] {
   const owners = windowsByOwner(links, energinetGln);
+  const nameOf = ownerNames(history, energinetGln);
   const groups = new Map<string, MeterLink[]>();
   for (const l of links) {
     const key = `${l.appliesTo}|${chargeKey(l.ownerGln, l.kind, l.name)}`;
@@ -64,7 +83,7 @@ export function fromMeter(
       name: first.name,
       source: 'meter' as const,
     };
-    const owner = records.find((r) => r.owner)?.owner ?? null;
+    const owner = records.find((r) => r.owner)?.owner ?? nameOf(first.ownerGln);
     const found = segments(records, window);
     if (found.length > 0) {
       for (const s of found)
@@ -92,7 +111,7 @@ export function fromMeter(
       out.push({
         ...base,
         role: roleOf(l.kind, l.ownerGln, energinetGln, null, l.name),
-        owner: null,
+        owner,
         code: null,
         pricesFrom: 'meter',
         validFrom: from,
@@ -161,7 +180,7 @@ export function fromConfig(
         role: roleOf('tariff', energinetGln, energinetGln, code, name),
         appliesTo: 'consumption',
         ownerGln: energinetGln,
-        owner: records.find((r) => r.owner)?.owner ?? 'Energinet Systemansvar A/S (SYO)',
+        owner: records.find((r) => r.owner)?.owner ?? ENERGINET_NAME,
         name,
         code: s.code,
         source: 'config',

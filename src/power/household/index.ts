@@ -2,9 +2,22 @@ import type { AppContext, Feature } from '../../context.js';
 import { ProviderError } from '../../providers/http.js';
 import { refreshTokenSource, type EloverblikClient } from '../../providers/eloverblik.js';
 import type { PriceService } from '../prices/service.js';
+import { ChargesReadiness } from './readiness.js';
 import { householdRoutes } from './routes.js';
 import { HouseholdScheduler } from './scheduler.js';
 import { HouseholdService } from './service.js';
+
+/**
+ * Whether the household's charges are known, shared by every answer that carries them. With the
+ * refresh scheduled (PRICE_FEED_ENABLED) they are not until the start has found them stored or
+ * the first refresh has loaded them, so a request that comes meanwhile waits for them.
+ */
+export function createChargesReadiness(ctx: AppContext, opts: { waitMs?: number } = {}): ChargesReadiness {
+  return new ChargesReadiness(
+    { clock: ctx.clock, waitMs: opts.waitMs, shutdown: ctx.shutdown },
+    ctx.config.feeds.price ? { state: 'loading', since: ctx.clock.now() } : { state: 'known' },
+  );
+}
 
 /** The household's charges: from its meter with a metering token, else from GRID_COMPANY_GLN. */
 export function createHouseholdCharges(
@@ -33,20 +46,26 @@ export function createHouseholdCharges(
     log: ctx.log,
     signal: ctx.shutdown,
     onChanged: () => deps.prices.chargesChanged(),
+    readiness: deps.prices.charges,
   });
 }
 
 /** GET /api/charges, and the refresh at start and once a day (with the price feed, whose provider it asks). */
 export function createHouseholdFeature(ctx: AppContext, deps: { household: HouseholdService }): Feature {
   const health = ctx.health.feed('household', true);
-  const scheduler = new HouseholdScheduler(deps.household, { clock: ctx.clock, log: ctx.log, health });
+  const { household } = deps;
+  const scheduler = new HouseholdScheduler(household, { clock: ctx.clock, log: ctx.log, health });
+  // Said from the moment the process answers, not from when the feature starts.
+  health.starting = !household.readiness.known;
+  health.detail = household.readiness.describe();
   return {
     name: 'household',
-    routes: (app) => householdRoutes(app, deps.household),
+    routes: (app) => householdRoutes(app, household),
     start: async () => {
       // Stored hours take the stored charges at once: none keeps another household's tariff.
-      await deps.household.apply();
-      health.detail = deps.household.current().detail;
+      await household.apply();
+      health.starting = !household.readiness.known;
+      health.detail = household.readiness.describe() ?? household.current().detail;
       if (ctx.config.feeds.price) scheduler.start();
     },
     stop: () => scheduler.stop(),

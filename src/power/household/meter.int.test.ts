@@ -222,6 +222,8 @@ describe('the bill and the costs, computed by hand', () => {
       month: '2026-03',
       area: 'DK1',
       complete: false,
+      // three hours of the 29th are metered: no day of the month is whole
+      missing_days: Array.from({ length: 31 }, (_, i) => `2026-03-${String(i + 1).padStart(2, '0')}`),
       consumption_kwh: 3.5,
       intervals: 3,
       intervals_priced: 3,
@@ -243,9 +245,10 @@ describe('the bill and the costs, computed by hand', () => {
           amount_dkk: 0.25,
         },
         {
+          // DatahubPricelist lacks it: named as its owner's other charges name it, not by GLN
           name: 'Balancetarif for forbrug',
           kind: 'tariff',
-          owner: ENERGINET_GLN,
+          owner: 'Energinet Systemansvar A/S (SYO)',
           kwh: 3.5,
           amount_dkk: 0.01,
         },

@@ -113,4 +113,41 @@ describe('fromMeter', () => {
     );
     expect(c!.appliesTo).toBe('production');
   });
+
+  it("names every charge's owner by name, also of a charge DatahubPricelist lacks (the meter gives only a GLN)", () => {
+    const subscription = (owner: string, name: string): MeterLink => ({
+      ...link(owner, name, '2026-01-01T00:00:00Z', ['45']),
+      kind: 'subscription',
+      periodType: 'P1M',
+    });
+    const owners = (links: MeterLink[], history = new Map<string, TariffRecord[]>()) =>
+      fromMeter(links, history, ENERGINET).map((c) => [c.name, c.owner]);
+    const netX = new Map([
+      [
+        `${GRID}|tariff|Nettarif C time`,
+        [{ ...rec('T', '2026-01-01T00:00:00', null, '0.4'), owner: 'Net X A/S' }],
+      ],
+    ]);
+    // the pricelist's name of the owner's other charge; Energinet's own name
+    expect(
+      owners(
+        [
+          link(GRID, 'Nettarif C time', '2026-01-01T00:00:00Z'),
+          subscription(GRID, 'Netabo C'),
+          link(ENERGINET, 'Balancetarif for forbrug', '2026-01-01T00:00:00Z'),
+        ],
+        netX,
+      ),
+    ).toEqual([
+      ['Nettarif C time', 'Net X A/S'],
+      ['Netabo C', 'Net X A/S'],
+      ['Balancetarif for forbrug', 'Energinet Systemansvar A/S (SYO)'],
+    ]);
+    // the shipped list of grid companies
+    expect(owners([subscription('5790000705689', 'Netabonnement')])).toEqual([
+      ['Netabonnement', 'Radius Elnet A/S'],
+    ]);
+    // no name known anywhere: none made up (the bill then shows the GLN)
+    expect(owners([subscription('5790000000999', 'Abonnement')])).toEqual([['Abonnement', null]]);
+  });
 });

@@ -23,6 +23,12 @@ export async function deleteOtherConfiguredGrid(db: Db, gln: string | null): Pro
   return Number(result.numDeletedRows);
 }
 
+/** Whether a refresh stored any charges (in an earlier run, too). */
+export async function hasHouseholdCharges(db: Db): Promise<boolean> {
+  const row = await db.selectFrom('power.household_charges').select('kind').limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
 export async function insertHouseholdCharges(db: Db, rows: HouseholdCharge[]): Promise<void> {
   if (rows.length === 0) return;
   await db

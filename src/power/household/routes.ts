@@ -14,11 +14,11 @@ export function householdRoutes(app: App, service: HouseholdService) {
         summary: 'Every charge in force for the household on a Danish day: tariffs, subscriptions, fees',
         security: [{ bearer: [] }],
         querystring: ChargesQuery,
-        response: { 200: Charges, ...problems(400, 401) },
+        response: { 200: Charges, ...problems(400, 401, 503) },
       },
     },
     async (request): Promise<Charges> => {
-      const { date, charges } = await service.chargesOn(request.query.date);
+      const { date, charges } = await service.chargesOn(request.query.date, request.deadline.signal);
       return {
         date,
         configured: service.current().configured,

@@ -6,6 +6,8 @@ import type { Logger } from 'pino';
 import type { HouseholdService } from './service.js';
 import { logFailedRound } from '../../providers/errors.js';
 
+const QUARTER_MS = 15 * 60_000;
+
 /** Refreshes the household's charges at start and once per Danish day; a failed round is retried 15 minutes later. */
 export class HouseholdScheduler {
   private job: Cron | null = null;
@@ -35,15 +37,21 @@ export class HouseholdScheduler {
   private async round() {
     const today = danishDate(this.deps.clock.now());
     if (this.doneFor === today) return;
+    const { health } = this.deps;
+    const readiness = this.service.readiness;
     try {
       const r = await this.service.refresh();
       this.doneFor = today;
-      this.deps.health.success(this.deps.clock.now());
+      health.success(this.deps.clock.now());
       this.deps.log.info(r, 'household charges refreshed');
     } catch (e) {
-      this.deps.health.failure(e, this.deps.clock.now());
+      // While nothing is known, a refused request learns when the next round comes: the next quarter hour.
+      const now = this.deps.clock.now().getTime();
+      readiness.failed(e, new Date((Math.floor(now / QUARTER_MS) + 1) * QUARTER_MS));
+      health.failure(e, this.deps.clock.now());
       logFailedRound(this.deps.log, e, 'household charges: refresh failed; retrying in 15 minutes');
     }
-    this.deps.health.detail = this.service.current().detail;
+    health.starting = false;
+    health.detail = readiness.describe() ?? this.service.current().detail;
   }
 }

@@ -3,6 +3,7 @@ import type { Db } from '../../db/schema.js';
 import type { OnBusy } from '../../providers/budget.js';
 import type { MeteringPoint, MeteringPointCharges } from '../../providers/eloverblik.js';
 import type { TariffRecord } from '../../providers/energidataservice.js';
+import { chargeRefusal } from '../../providers/plausible.js';
 import type { Clock } from '../../shared/clock.js';
 import { addDays, danishDate } from '../../shared/danish-time.js';
 import * as metering from '../metering/repository.js';
@@ -10,6 +11,7 @@ import { applyHouseholdTariffs } from '../prices/repository.js';
 import { chargeKey, fromConfig, fromMeter } from './build.js';
 import { gridCompany } from './grid-companies.js';
 import { CHARGE_TYPE, type ChargeKind, type HouseholdCharge } from './periods.js';
+import type { ChargesReadiness } from './readiness.js';
 import * as repo from './repository.js';
 
 export type PricelistFilter = {
@@ -32,8 +34,10 @@ export interface HouseholdDeps {
   clock: Clock;
   log: Logger;
   signal: AbortSignal;
-  /** Called when stored hours took other tariffs: derived answers cached elsewhere are stale. */
+  /** Called when stored hours took other tariffs, or the charges became known: derived answers cached elsewhere are stale. */
   onChanged: () => void;
+  /** Whether the charges are known; a refresh makes them so, and a first start waits for one. */
+  readiness: ChargesReadiness;
 }
 
 /** Where the household's grid tariff comes from, for /health, /api/consumer-prices and the page. */
@@ -84,25 +88,46 @@ export class HouseholdService {
     return this.status;
   }
 
-  /** Reloads the charges (provider calls outside the transaction) and gives every stored hour its tariffs. */
-  async refresh(): Promise<RefreshResult> {
-    const viaMeter = await this.deps.meter.available();
-    const charges = viaMeter ? await this.loadFromMeter() : await this.loadFromConfig();
-    const changed = await this.deps.db.transaction().execute(async (trx) => {
-      await repo.deleteHouseholdCharges(trx);
-      await repo.insertHouseholdCharges(trx, charges);
-      return applyHouseholdTariffs(trx);
-    });
-    if (changed > 0) this.deps.onChanged();
-    await this.describe(viaMeter ? 'meter' : 'config', charges);
-    return { source: viaMeter ? 'meter' : 'config', charges: charges.length, changed };
+  get readiness(): ChargesReadiness {
+    return this.deps.readiness;
   }
 
-  /** Gives stored hours the tariffs of the charges stored now (at start, before any provider answers). */
-  async apply(): Promise<number> {
+  /** Reloads the charges (provider calls outside the transaction) and gives every stored hour its tariffs. */
+  async refresh(): Promise<RefreshResult> {
+    const { readiness } = this.deps;
+    const first = !readiness.known;
+    readiness.loading();
+    let result: RefreshResult;
+    try {
+      const viaMeter = await this.deps.meter.available();
+      const charges = viaMeter ? await this.loadFromMeter() : await this.loadFromConfig();
+      const changed = await this.deps.db.transaction().execute(async (trx) => {
+        await repo.deleteHouseholdCharges(trx);
+        await repo.insertHouseholdCharges(trx, charges);
+        return applyHouseholdTariffs(trx);
+      });
+      await this.describe(viaMeter ? 'meter' : 'config', charges);
+      result = { source: viaMeter ? 'meter' : 'config', charges: charges.length, changed };
+    } catch (e) {
+      readiness.failed(e);
+      throw e;
+    }
+    readiness.ready();
+    if (result.changed > 0 || first) this.deps.onChanged();
+    return result;
+  }
+
+  /**
+   * Gives stored hours the tariffs of the charges stored now (at start, before any provider
+   * answers). Charges an earlier refresh stored are known at once; without any, the first
+   * refresh is waited for. Returns whether any were stored.
+   */
+  async apply(): Promise<boolean> {
     await repo.deleteOtherConfiguredGrid(this.deps.db, this.deps.config.gridCompanyGln);
     const changed = await applyHouseholdTariffs(this.deps.db);
     if (changed > 0) this.deps.onChanged();
+    const stored = await repo.hasHouseholdCharges(this.deps.db);
+    if (stored) this.deps.readiness.ready();
     const owners = await repo.householdGridOwners(this.deps.db);
     if (owners[0]?.source === 'meter')
       this.status = {
@@ -111,11 +136,15 @@ export class HouseholdService {
         grid_company: { gln: owners[0].owner_gln, name: owners[0].owner },
         detail: 'from the meter (stored)',
       };
-    return changed;
+    return stored;
   }
 
   /** Every charge in force on a Danish day. */
-  async chargesOn(date: string | undefined): Promise<{ date: string; charges: repo.HouseholdChargeRow[] }> {
+  async chargesOn(
+    date: string | undefined,
+    signal?: AbortSignal,
+  ): Promise<{ date: string; charges: repo.HouseholdChargeRow[] }> {
+    await this.deps.readiness.need(signal);
     const day = date ?? danishDate(this.deps.clock.now());
     const rows = await repo.householdChargesBetween(
       this.deps.db,
@@ -144,7 +173,12 @@ export class HouseholdService {
             );
         }
     });
-    const links = await repo.meterLinks(db);
+    // Listings stored before their bounds were checked at the provider are judged again here.
+    const links = (await repo.meterLinks(db)).filter((l) => {
+      const why = chargeRefusal({ kind: l.kind, name: l.name, ownerGln: l.ownerGln, prices: l.prices });
+      if (why) this.deps.log.warn({ why }, 'household charges: a stored listing of the meter is left out');
+      return why === null;
+    });
     // One DatahubPricelist request per owner and charge type, asking for every name the meter lists.
     const asked = new Map<string, { gln: string; kind: ChargeKind; names: Set<string> }>();
     for (const l of links) {

@@ -32,7 +32,13 @@ export function createMeteringService(
   opts: MeteringOptions = {},
   client = createEloverblikClient(ctx, opts),
 ): MeteringService {
-  return new MeteringService({ db: ctx.database.db, client, clock: ctx.clock, shutdown: ctx.shutdown });
+  return new MeteringService({
+    db: ctx.database.db,
+    client,
+    clock: ctx.clock,
+    shutdown: ctx.shutdown,
+    log: ctx.log,
+  });
 }
 
 /**

@@ -1,7 +1,14 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import { invalid } from '../../shared/refusal.js';
-import type { EloverblikClient, MeteringPoint, TimeSeries } from '../../providers/eloverblik.js';
+import type { Logger } from 'pino';
+import {
+  RefusedCharges,
+  type EloverblikClient,
+  type MeteringPoint,
+  type MeteringPointCharges,
+  type TimeSeries,
+} from '../../providers/eloverblik.js';
 import { either } from '../../shared/abort.js';
 import type { Clock } from '../../shared/clock.js';
 import { addDays, danishDate, danishDayBounds, toDanishIso } from '../../shared/danish-time.js';
@@ -32,6 +39,7 @@ export interface MeteringDeps {
   client: EloverblikClient;
   clock: Clock;
   shutdown?: AbortSignal;
+  log?: Logger;
 }
 
 /** Production is what the D06 meter delivers to the grid, consumption what the D07 meter takes from it. */
@@ -81,12 +89,22 @@ export class MeteringService {
       if (ids.length > 0)
         series.push(...(await client.timeSeries(ids, day, addDays(day, 1), aggregation, signal, onBusy)));
     }
-    // Charges belong to the parent points; the provider refuses child points (error 20009).
-    const charges = await client.charges(
-      points.map((p) => p.id),
-      signal,
-      onBusy,
-    );
+    // Charges belong to the parent points; the provider refuses child points (error 20009). An
+    // implausible charges answer (counted in /health) is left out: the day's readings are stored.
+    let charges: MeteringPointCharges[] = [];
+    try {
+      charges = await client.charges(
+        points.map((p) => p.id),
+        signal,
+        onBusy,
+      );
+    } catch (e) {
+      if (!(e instanceof RefusedCharges)) throw e;
+      this.deps.log?.warn(
+        { day, why: e.why },
+        'metering sync: the charges answer was refused; readings stored without it',
+      );
+    }
     const typeOf = new Map(all.map((p) => [p.id, p.type]));
     const hasD07 = all.some((p) => p.type === CONSUMPTION_TYPE);
     const consumptionType = hasD07 ? CONSUMPTION_TYPE : 'E17';

@@ -15,6 +15,7 @@ import {
   isCalendarDate,
   toDanishIso,
 } from '../../shared/danish-time.js';
+import { ChargesReadiness } from '../household/readiness.js';
 import * as repo from './repository.js';
 import type { ElpriceDay, PricesDay } from './schemas.js';
 
@@ -38,6 +39,8 @@ export interface PriceDeps {
   /** Aborted at shutdown: a fetch in flight stops. */
   shutdown: AbortSignal;
   provider: EnergiDataService;
+  /** Whether the household's charges its hours carry are known; without one they always are. */
+  charges?: ChargesReadiness;
 }
 
 interface Attempt {
@@ -52,8 +55,13 @@ export class PriceService {
   private readonly attempts = new LRUCache<string, Attempt>({ max: ATTEMPT_ENTRIES });
   /** Grows whenever stored hours gain or change a tariff or charge: caches of derived answers compare it. */
   chargesVersion = 0;
+  /** The hours' tariffs are the household's: answers that carry them wait until those are known. */
+  readonly charges: ChargesReadiness;
+  private readonly chargeListeners = new Set<() => void>();
 
-  constructor(private readonly deps: PriceDeps) {}
+  constructor(private readonly deps: PriceDeps) {
+    this.charges = deps.charges ?? new ChargesReadiness({ clock: deps.clock });
+  }
 
   /** The household's charges are asked of the same provider, under its one call budget. */
   get provider(): EnergiDataService {
@@ -70,7 +78,8 @@ export class PriceService {
    * Only a valid date was ever cached, so a hit needs no further checking.
    */
   cachedElprice(date: string | undefined, area?: PriceArea): SerializedDay | undefined {
-    return date === undefined ? undefined : this.elpriceCache.get(area ? `${date}|${area}` : date);
+    if (date === undefined || !this.charges.known) return undefined;
+    return this.elpriceCache.get(area ? `${date}|${area}` : date);
   }
 
   cachedPrices(date: string | undefined, area: string | undefined): SerializedDay | undefined {
@@ -78,14 +87,16 @@ export class PriceService {
   }
 
   /**
-   * The hours of one area, or of both when `area` is absent. `signal` is the request's: its
-   * caller stops waiting for a fetch the day shares with others.
+   * The hours of one area, or of both when `area` is absent, with the household's tariffs (so
+   * only once those are known). `signal` is the request's: its caller stops waiting for a fetch
+   * the day shares with others.
    */
   async elprice(
     date: string | undefined,
     area: PriceArea | undefined,
     signal?: AbortSignal,
   ): Promise<SerializedDay> {
+    await this.charges.need(signal);
     const cached = this.cachedElprice(date, area);
     if (cached) return cached;
     const day = this.checkDate(date);
@@ -152,11 +163,21 @@ export class PriceService {
     });
   }
 
-  /** Stored hours took other tariffs: cached days are dropped and derived caches compare the version. */
+  /**
+   * Stored hours took other tariffs (or the charges became known): cached days are dropped,
+   * derived caches compare the version, and listeners (the MQTT publisher) read again.
+   */
   chargesChanged(): void {
     this.elpriceCache.clear();
     this.pricesCache.clear();
     this.chargesVersion++;
+    for (const listener of this.chargeListeners) listener();
+  }
+
+  /** Called after every chargesChanged(); returns the way to stop listening. */
+  onChargesChanged(listener: () => void): () => void {
+    this.chargeListeners.add(listener);
+    return () => this.chargeListeners.delete(listener);
   }
 
   /**

@@ -51,13 +51,28 @@ export const PART_KEYS = /** @type {const} */ ([
 
 /** @typedef {(url: string) => Promise<unknown>} GetJson */
 
+/** An answer that says when to ask again (503 with Retry-After: the household's charges are loading). */
+export class RetryLater extends Error {
+  /**
+   * @param {string} message
+   * @param {number} seconds
+   */
+  constructor(message, seconds) {
+    super(message);
+    this.seconds = seconds;
+  }
+}
+
 /** @type {GetJson} */
 export async function fetchJson(url) {
   const res = await fetch(url, { cache: 'no-store' });
   /** @type {{ detail?: unknown }} */
   const body = await /** @type {Promise<{ detail?: unknown }>} */ (res.json()).catch(() => ({}));
-  if (!res.ok) throw new Error(typeof body.detail === 'string' ? body.detail : `HTTP ${res.status}`);
-  return body;
+  if (res.ok) return body;
+  const why = typeof body.detail === 'string' ? body.detail : `HTTP ${res.status}`;
+  const after = Number(res.headers.get('retry-after'));
+  if (res.status === 503 && after > 0) throw new RetryLater(why, after);
+  throw new Error(why);
 }
 
 const ore = (/** @type {unknown} */ dkkPerKwh) => (typeof dkkPerKwh === 'number' ? dkkPerKwh * 100 : null);

@@ -1,6 +1,13 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { hoursOf, quartersOf } from '../../../../test/support/danish-days.js';
-import { loadDays, shapeDay, type ConsumerAnswer, type ElpriceAnswer } from './data.js';
+import {
+  fetchJson,
+  loadDays,
+  RetryLater,
+  shapeDay,
+  type ConsumerAnswer,
+  type ElpriceAnswer,
+} from './data.js';
 import { basisOf, noticesOf, stepsOf, valueOf, windowOf } from './view.js';
 
 const DATE = '2026-03-28';
@@ -195,5 +202,32 @@ describe('loading today and tomorrow', () => {
     await expect(loadDays('DK1', api((url) => url === '/api/elprice').get)).rejects.toThrow(
       'refused /api/elprice',
     );
+  });
+});
+
+describe('fetchJson', () => {
+  afterEach(() => vi.unstubAllGlobals());
+  const answer = (status: number, headers: Record<string, string> = {}) =>
+    vi.stubGlobal('fetch', async () =>
+      Response.json({ detail: "the household's charges are loading" }, { status, headers }),
+    );
+
+  it('says when to ask again for a 503 with Retry-After (the charges of a first start loading)', async () => {
+    answer(503, { 'retry-after': '5' });
+    const e = await fetchJson('/api/elprice').catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(RetryLater);
+    expect(e).toMatchObject({ seconds: 5, message: "the household's charges are loading" });
+  });
+
+  it('is a plain failure without Retry-After, or for another status', async () => {
+    for (const [status, headers] of [
+      [503, {}],
+      [502, { 'retry-after': '5' }],
+    ] as const) {
+      answer(status, headers);
+      const e = await fetchJson('/api/elprice').catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(Error);
+      expect(e).not.toBeInstanceOf(RetryLater);
+    }
   });
 });

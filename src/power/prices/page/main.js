@@ -4,7 +4,7 @@
 import { renderDay, renderNow } from './cards.js';
 import { renderChart, watchSize } from './chart.js';
 import { applyLanguage, bindSwitches, browserStore, initialState, showState } from './controls.js';
-import { loadDays } from './data.js';
+import { loadDays, RetryLater } from './data.js';
 import { byId } from './dom.js';
 import { formatsFor } from './format.js';
 import { MESSAGES } from './i18n.js';
@@ -125,6 +125,8 @@ async function load() {
     outcome = { at: Date.now() };
   } catch (e) {
     outcome = { error: e instanceof Error ? e.message : String(e) };
+    // Asked to come back (the charges of a first start are loading): the page does, at most a minute on.
+    if (e instanceof RetryLater) setTimeout(() => void load(), Math.min(e.seconds, 60) * 1000);
   } finally {
     loading = false;
     refresh.disabled = false;
