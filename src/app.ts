@@ -8,7 +8,6 @@ import { Type } from 'typebox';
 import type { Config } from './config.js';
 import type { App, AppContext, Feature, Services } from './context.js';
 import { registerBearerAuth } from './http/auth.js';
-import { refuseFormatWithoutQuerySchema } from './http/csv.js';
 import { clientErrorHandler } from './http/client-errors.js';
 import { registerLimits } from './http/limits.js';
 import { registerMetrics } from './http/metrics.js';
@@ -16,6 +15,7 @@ import { openModeGuard } from './http/open-mode.js';
 import { lazySerializers } from './http/lazy-compile.js';
 import { Problem, errorHandler, problems, sendProblem } from './http/problem.js';
 import { registerRequestTimeout } from './http/timeout.js';
+import { refuseUnreadInput } from './http/strict-input.js';
 import { Nullable } from './http/types.js';
 import { validatorCompiler } from './http/validation.js';
 import { createBackupFeature } from './ops/backup/index.js';
@@ -60,7 +60,7 @@ export async function buildApp(
   app.decorateRequest('authenticated', false);
   if (ctx.config.apiToken === null) app.addHook('onRequest', openModeGuard(ctx.config.limits.corsOrigins));
 
-  refuseFormatWithoutQuerySchema(app);
+  refuseUnreadInput(app);
   app.addSchema(Problem);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((request, reply) =>
