@@ -1,6 +1,7 @@
 import { Big } from 'big.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { nonSnakeKeys } from '../../../test/support/snake-case.js';
 import { btcStates } from '../../mqtt/states.js';
 import { priceMessage, quoteMessage } from './messages.js';
 import { composePrice } from './spot.js';
@@ -80,6 +81,9 @@ describe('the quote message', () => {
     expect(quoteMessage(row).rates).toEqual([
       { amount: '60000.1234', source_currency: 'BTC', target_currency: 'EUR' },
     ]);
+    // every key of both streams' messages, at any depth
+    expect(nonSnakeKeys(quoteMessage(row))).toEqual([]);
+    expect(nonSnakeKeys(priceMessage(stored('60000.1', '7.460512')))).toEqual([]);
   });
 
   it('carries the spot price to the cent and the amounts as stored', () => {
