@@ -66,12 +66,12 @@ async function send(
   const params = op?.parameters ?? [];
   const path = sample(valid(paramsObject(params, 'path'))) as Record<string, unknown>;
   const query = sample(valid(paramsObject(params, 'query'))) as Record<string, unknown>;
+  const text = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
   const url = r.url
-    .replace(/:(\w+)/g, (_m, name: string) => encodeURIComponent(String(path[name] ?? 'x')))
+    .replace(/:(\w+)/g, (_m, name: string) => encodeURIComponent(text(path[name] ?? 'x')))
     .replace('*', 'x');
   const search = new URLSearchParams();
-  for (const [k, v] of Object.entries({ ...query, ...extra }))
-    search.set(k, typeof v === 'string' ? v : JSON.stringify(v));
+  for (const [k, v] of Object.entries({ ...query, ...extra })) search.set(k, text(v));
   const own = op?.requestBody?.content;
   const json = own?.['application/json']?.schema;
   const payload =
