@@ -8,7 +8,6 @@ import { Type, type Static } from 'typebox';
 import type { Config } from './config.js';
 import type { App, AppContext, Feature, Services } from './context.js';
 import { registerBearerAuth } from './http/auth.js';
-import { refuseFormatWithoutQuerySchema } from './http/csv.js';
 import { clientErrorHandler } from './http/client-errors.js';
 import { registerLimits } from './http/limits.js';
 import { registerMetrics } from './http/metrics.js';
@@ -16,6 +15,7 @@ import { openModeGuard } from './http/open-mode.js';
 import { lazySerializers } from './http/lazy-compile.js';
 import { Problem, errorHandler, problems, sendProblem } from './http/problem.js';
 import { registerRequestTimeout } from './http/timeout.js';
+import { refuseUnreadInput } from './http/strict-input.js';
 import { Nullable } from './http/types.js';
 import { validatorCompiler } from './http/validation.js';
 import { createBackupFeature } from './ops/backup/index.js';
@@ -60,7 +60,7 @@ export async function buildApp(
   app.decorateRequest('authenticated', false);
   if (ctx.config.apiToken === null) app.addHook('onRequest', openModeGuard(ctx.config.limits.corsOrigins));
 
-  refuseFormatWithoutQuerySchema(app);
+  refuseUnreadInput(app);
   app.addSchema(Problem);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((request, reply) =>
@@ -86,6 +86,10 @@ export async function buildApp(
       header.replace("style-src 'self' https:", "style-src 'self' https: 'unsafe-inline'"),
   });
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  // @fastify/websocket hides its routes from the OpenAPI document; the streams are part of the API.
+  app.addHook('onRoute', (route) => {
+    if (route.websocket && route.schema) route.schema.hide = false;
+  });
   registerBearerAuth(app, {
     token: ctx.config.apiToken,
     failuresPerMinute: ctx.config.limits.authFailuresPerMinute,
@@ -108,7 +112,24 @@ export async function buildApp(
   await app.register(async (scope) => backup.routes?.(scope));
   // last: it publishes what the others answer, so it starts after them and stops first
   features.push(createMqttFeature(ctx, features, mqtt));
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get(
+    '/openapi.json',
+    {
+      schema: {
+        tags: ['reference'],
+        summary: 'This OpenAPI 3.1 document (browsable at /docs)',
+        response: {
+          // in OpenAPI's own field names (securitySchemes), not the API's
+          200: {
+            description: 'the document',
+            content: { 'application/json': { schema: { type: 'object', additionalProperties: true } } },
+          },
+          ...problems(400),
+        },
+      },
+    },
+    async () => app.swagger() as unknown as Record<string, unknown>,
+  );
   return { app, features };
 }
 

@@ -1,9 +1,8 @@
 import { Big } from 'big.js';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { stringify, type Options } from 'csv-stringify/sync';
 import { Readable } from 'node:stream';
 import { Type, type TSchema } from 'typebox';
-import { badRequest } from './problem.js';
 import { DECIMAL_PATTERN } from './types.js';
 
 /**
@@ -180,27 +179,4 @@ export function sendCsv(
     .type('text/csv; charset=utf-8')
     .header('content-disposition', `attachment; filename="${filename.replace(/[^\w.-]/g, '_')}"`)
     .send(Readable.from(csvLines(columns, rows, locale)));
-}
-
-/**
- * A route without a query schema would take `?format=csv` and answer JSON all the same (every
- * route with one refuses an unknown parameter): there `format` and `csv_locale` are 400s naming
- * the parameter.
- */
-export function refuseFormatWithoutQuerySchema(app: FastifyInstance): void {
-  // Only those routes get the check, so the others' requests pay nothing for it; it runs after
-  // validation, so that a malformed path parameter or body is named first.
-  app.addHook('onRoute', (route) => {
-    if (route.schema?.querystring) return;
-    const before = route.preHandler;
-    route.preHandler = [...(Array.isArray(before) ? before : before ? [before] : []), refuseFormat];
-  });
-}
-
-async function refuseFormat(request: FastifyRequest): Promise<void> {
-  const query = request.query as Record<string, unknown> | undefined;
-  if (!query) return;
-  for (const name of ['format', 'csv_locale'])
-    if (Object.hasOwn(query, name))
-      throw badRequest(`querystring.${name}: this route answers JSON only and takes no ${name}`);
 }

@@ -69,6 +69,17 @@ describe('limits', () => {
     expect(other.headers['access-control-allow-origin']).toBeUndefined();
   });
 
+  it('answers a CORS preflight that carries the query string of the request it asks about', async () => {
+    // every route refuses a query parameter it does not take; @fastify/cors answers the preflight first
+    const preflight = await open.app.inject({
+      method: 'OPTIONS',
+      url: '/api/probe?date=2026-07-01&anything=1',
+      headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' },
+    });
+    expect(preflight.statusCode).toBe(204);
+    expect(preflight.headers['access-control-allow-origin']).toBe('https://app.example');
+  });
+
   it('sends security headers on HTML pages, only nosniff on JSON, and still serves the API reference', async () => {
     const json = await t.call('GET', '/health');
     expect(json.headers['x-content-type-options']).toBe('nosniff');

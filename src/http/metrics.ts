@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { HealthRegistry } from '../shared/health.js';
+import { problems } from './problem.js';
 
 /** Prometheus text at /metrics: process metrics, HTTP latency per route, and feed state. */
 export function registerMetrics(app: FastifyInstance, health: HealthRegistry): Registry {
@@ -59,8 +60,25 @@ export function registerMetrics(app: FastifyInstance, health: HealthRegistry): R
     done();
   });
   // It counts ledger writes per route and status, so with a token set it needs the token.
-  app.get('/metrics', { schema: { hide: true }, config: { private: true } }, async (_req, reply) => {
-    return reply.type(registry.contentType).send(await registry.metrics());
-  });
+  app.get(
+    '/metrics',
+    {
+      config: { private: true },
+      schema: {
+        tags: ['health'],
+        summary: 'Prometheus metrics: requests by route and status, feed failures and refusals, the process',
+        security: [{ bearer: [] }],
+        produces: ['text/plain'],
+        response: {
+          200: {
+            description: 'Prometheus text exposition format 0.0.4',
+            content: { 'text/plain': { schema: { type: 'string' } } },
+          },
+          ...problems(400, 401, 429),
+        },
+      },
+    },
+    async (_req, reply) => reply.type(registry.contentType).send(await registry.metrics()),
+  );
   return registry;
 }

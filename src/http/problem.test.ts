@@ -8,7 +8,7 @@ import { validatorCompiler } from './validation.js';
 const compile = validatorCompiler();
 
 /** The detail of the 400 a request part would get, from the project's own validator. */
-function detailFor(schema: TSchema, httpPart: string, data: unknown): string {
+function detailFor(schema: TSchema, httpPart: string, data: unknown, partSchema?: TSchema): string {
   const validate = compile({ schema, httpPart, method: 'GET', url: '/x' }) as ((d: unknown) => boolean) & {
     errors?: FastifyError['validation'] | null;
   };
@@ -19,7 +19,7 @@ function detailFor(schema: TSchema, httpPart: string, data: unknown): string {
     validation: validate.errors ?? [],
     validationContext: httpPart,
   }) as unknown as FastifyError;
-  return validationDetail(error);
+  return validationDetail(error, partSchema);
 }
 
 const Query = Type.Object(
@@ -44,7 +44,30 @@ describe('validationDetail', () => {
   });
 
   it('names an unknown field and a malformed date', () => {
-    expect(detailFor(Query, 'querystring', { extra: '1' })).toBe('querystring: unknown field "extra"');
+    expect(detailFor(Query, 'querystring', { extra: '1' })).toBe('querystring.extra: unknown parameter');
+    expect(detailFor(Query, 'querystring', { extra: '1' }, Query)).toBe(
+      'querystring.extra: unknown parameter; this route takes area, format, kind, day',
+    );
+    expect(detailFor(Query, 'querystring', { ['x'.repeat(5000)]: '1' })).toBe(
+      `querystring.${'x'.repeat(100)}…: unknown parameter`,
+    );
+    const None = Type.Object({}, { additionalProperties: false });
+    expect(detailFor(None, 'querystring', { format: 'xyz' }, None)).toBe(
+      'querystring.format: unknown parameter; this route takes no query parameters',
+    );
+    const Body = Type.Object(
+      {
+        sats: Type.Integer(),
+        to: Type.Optional(Type.Object({ id: Type.Integer() }, { additionalProperties: false })),
+      },
+      { additionalProperties: false },
+    );
+    expect(detailFor(Body, 'body', { sats: 1, note: 'x' }, Body)).toBe(
+      'body.note: unknown field; the body takes sats, to',
+    );
+    expect(detailFor(Body, 'body', { sats: 1, to: { id: 1, name: 'x' } }, Body)).toBe(
+      'body.to.name: unknown field',
+    );
     expect(detailFor(Query, 'querystring', { day: '2026-02-30' })).toBe(
       'querystring.day: must be a calendar date YYYY-MM-DD',
     );

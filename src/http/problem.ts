@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import { Type } from 'typebox';
 import { isConnectionLost } from '../db/errors.js';
 import { Refusal, type RefusalKind } from '../shared/refusal.js';
@@ -26,6 +26,7 @@ const TITLES: Record<number, string> = {
   413: 'Content Too Large',
   415: 'Unsupported Media Type',
   422: 'Unprocessable Content',
+  426: 'Upgrade Required',
   429: 'Too Many Requests',
   431: 'Request Header Fields Too Large',
   500: 'Internal Server Error',
@@ -73,8 +74,11 @@ export function sendProblem(
     .send(problemBody(status, detail));
 }
 
-/** Names the offending field: `querystring.date: must match format "date"`. */
-export function validationDetail(error: FastifyError): string {
+/**
+ * Names the offending field: `querystring.date: must match format "date"`. An unknown one is
+ * answered with the names `schema` (the part's schema) takes at the top.
+ */
+export function validationDetail(error: FastifyError, schema?: unknown): string {
   const first = error.validation?.[0];
   if (!first) return error.message;
   const where = error.validationContext ?? 'request';
@@ -82,13 +86,25 @@ export function validationDetail(error: FastifyError): string {
   let field = first.instancePath.replace(/^\//, '').replace(/\//g, '.');
   if (typeof params.missingProperty === 'string') field = join(field, params.missingProperty);
   if (typeof params.additionalProperty === 'string')
-    return `${where}${field ? `.${field}` : ''}: unknown field "${params.additionalProperty}"`;
+    return unknownName(where, field, params.additionalProperty, field === '' ? schema : undefined);
   const message =
     allowedValues(error.validation ?? [], first.instancePath) ??
     messageOf(first.keyword, params) ??
     first.message ??
     'is invalid';
   return `${where}${field ? `.${field}` : ''}: ${message}`;
+}
+
+function unknownName(where: string, field: string, name: string, schema: unknown): string {
+  const query = where === 'querystring';
+  const shown = name.length > 100 ? `${name.slice(0, 100)}…` : name;
+  const at = `${where}.${join(field, shown)}: unknown ${query ? 'parameter' : 'field'}`;
+  const properties = (schema as { properties?: object } | undefined)?.properties;
+  if (properties === undefined) return at;
+  const known = Object.keys(properties);
+  if (query)
+    return `${at}; this route takes ${known.length === 0 ? 'no query parameters' : known.join(', ')}`;
+  return known.length === 0 ? at : `${at}; the ${where} takes ${known.join(', ')}`;
 }
 
 /** A choice of literals (`DK1 | DK2`) fails once per literal; the answer names them all. */
@@ -141,7 +157,10 @@ export function errorHandler(error: FastifyError, request: FastifyRequest, reply
     error as { problem?: () => { status: number; detail: string; headers?: Record<string, string> } }
   ).problem?.();
   if (mapped) return sendProblem(reply, mapped.status, mapped.detail, mapped.headers);
-  if (error.validation) return sendProblem(reply, 400, validationDetail(error));
+  if (error.validation) {
+    const part = error.validationContext as keyof FastifySchema | undefined;
+    return sendProblem(reply, 400, validationDetail(error, part && request.routeOptions.schema?.[part]));
+  }
   if (isConnectionLost(error)) {
     request.log.warn({ err: error.message }, 'database connection lost during a request');
     return sendProblem(

@@ -193,8 +193,9 @@ describe('Home Assistant discovery over MQTT', () => {
     expect(await ha.until(state('btc_price_usd'), (p) => p === String(price.btc_usd), 15_000)).toBe(
       String(price.btc_usd),
     );
+    // 61234.5 × 7.460512 = 456840.722064, to the cent as the API answers it
     expect(await ha.until(state('btc_price_dkk'), (p) => p === String(price.btc_dkk))).toBe(
-      new Big('61234.5').times(RATES_0703.eur_dkk).toFixed(),
+      new Big('61234.5').times(RATES_0703.eur_dkk).round(2, Big.roundHalfUp).toFixed(2),
     );
     const quote = await waitFor(
       async () => {

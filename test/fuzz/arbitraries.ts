@@ -40,9 +40,22 @@ function isoDate(schema: JsonSchema): fc.Arbitrary<string> {
   return fc.oneof({ arbitrary: recent, weight: 8 }, { arbitrary: fc.constantFrom(min, max), weight: 1 });
 }
 
+/** A positive decimal of at most `places` decimals, as text: what an amount field takes. */
+function exactDecimal(places: number): fc.Arbitrary<string> {
+  return fc
+    .tuple(fc.integer({ min: 1, max: 99_999_999 }), fc.integer({ min: 0, max: places }))
+    .map(([units, p]) => {
+      if (p === 0) return String(units);
+      const digits = String(units).padStart(p + 1, '0');
+      return `${digits.slice(0, -p)}.${digits.slice(-p)}`;
+    });
+}
+
 /** Values the schema accepts, biased towards realistic ones so that handlers get past validation. */
 export function valid(schema: JsonSchema): fc.Arbitrary<unknown> {
   if (schema.const !== undefined) return fc.constant(schema.const);
+  const places = schema['x-exact-decimal'];
+  if (places !== undefined) return exactDecimal(places);
   if (schema.enum) return fc.constantFrom(...schema.enum);
   const union = schema.anyOf ?? schema.oneOf;
   if (union) return fc.oneof(...union.map(valid));

@@ -5,7 +5,9 @@ import type { LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import type { Database } from '../../src/db/connect.js';
 import type { TestApp } from '../support/app.js';
+import { nonSnakeKeys } from '../support/snake-case.js';
 import { invalidObject, invalidValue, ODD_PATH_SEGMENTS, valid, type JsonSchema } from './arbitraries.js';
+import { unreadInput } from './unread.js';
 
 export interface Parameter {
   name: string;
@@ -30,13 +32,15 @@ export interface FuzzRequest {
   url: string;
   body?: string;
   contentType?: string;
+  /** The start of the 400's detail this request must get: the input it names. */
+  refusal?: string;
 }
 
-/** Every operation of the app's OpenAPI document, except streams (they are not request/response). */
-export function routesOf(doc: { paths: Record<string, Record<string, Operation>> }, skip: RegExp): Route[] {
+/** Every operation of the app's OpenAPI document but those whose path `skip` matches. */
+export function routesOf(doc: { paths: Record<string, Record<string, Operation>> }, skip?: RegExp): Route[] {
   const out: Route[] = [];
   for (const [path, ops] of Object.entries(doc.paths)) {
-    if (skip.test(path)) continue;
+    if (skip?.test(path)) continue;
     for (const [method, op] of Object.entries(ops)) out.push({ method: method.toUpperCase(), path, op });
   }
   return out;
@@ -187,7 +191,13 @@ export function requestsFor(route: Route): {
         .map(([p, q, raw]) => build('invalid', p, q, undefined, raw)),
     );
   }
-  return { valid: validReq, invalid: broken.length > 0 ? fc.oneof(...broken) : validReq };
+  broken.push(
+    ...unreadInput(validReq, {
+      query: Object.keys(querySchema.properties ?? {}),
+      body: route.op.requestBody !== undefined,
+    }),
+  );
+  return { valid: validReq, invalid: fc.oneof(...broken) };
 }
 
 const ajv = new Ajv({ strict: false, allErrors: false });
@@ -209,13 +219,18 @@ export function contractViolation(req: FuzzRequest, res: LightMyRequestResponse)
   const where = `${req.route.method} ${req.url.slice(0, 120)} → ${res.statusCode}`;
   if (res.statusCode >= 500) return `${where}: server error ${res.body.slice(0, 300)}`;
   const declared = req.route.op.responses[String(res.statusCode)];
+  if (req.refusal !== undefined && res.statusCode !== 400)
+    return `${where}: not 400 ${res.body.slice(0, 200)}`;
   if (res.statusCode >= 400) {
     if (!String(res.headers['content-type']).includes('application/problem+json'))
       return `${where}: not problem+json`;
     if (!ajv.validate(problemSchema, res.json()))
       return `${where}: not a problem body ${res.body.slice(0, 200)}`;
-    if (res.json<{ detail: string }>().detail.trim() === '') return `${where}: empty detail`;
-    return null;
+    const { detail } = res.json<{ detail: string }>();
+    if (detail.trim() === '') return `${where}: empty detail`;
+    if (req.refusal !== undefined && !detail.startsWith(req.refusal))
+      return `${where}: the detail does not name ${req.refusal}: ${detail}`;
+    return snakeViolation(where, res.json(), declared);
   }
   if (!declared) return `${where}: status not declared in the route's schema`;
   // A route that answers CSV as well (format=csv) declares text/csv beside its JSON.
@@ -229,7 +244,13 @@ export function contractViolation(req: FuzzRequest, res: LightMyRequestResponse)
   const schema = declared.content?.['application/json']?.schema;
   if (schema && !ajv.validate(schema, res.json()))
     return `${where}: body does not match schema: ${ajv.errorsText()}`;
-  return null;
+  return res.body === '' ? null : snakeViolation(where, res.json(), declared);
+}
+
+/** Every key of a JSON answer is snake_case, nested ones too; a record's keys (feed names) are data. */
+function snakeViolation(where: string, body: unknown, declared: Operation['responses'][string] | undefined) {
+  const bad = nonSnakeKeys(body, declared?.content?.['application/json']?.schema);
+  return bad.length === 0 ? null : `${where}: keys not in snake_case: ${bad.slice(0, 5).join(', ')}`;
 }
 
 /**

@@ -21,6 +21,7 @@ import {
 const RUNS = Number(process.env.FUZZ_RUNS ?? 20);
 const SEED = Number(process.env.FUZZ_SEED ?? 20261122);
 const TOKEN = 'fuzz-token-0123456789abcdef';
+/** A stream's valid request would stream until the client goes; its refusals come before it starts. */
 const STREAMS = /\/stream\//;
 /**
  * Jobs run a command's real work, a backfill of decades for a valid request; their valid requests
@@ -52,7 +53,7 @@ beforeAll(async () => {
     // Requests, not the providers' call budgets, are under test (test/budgets.int.test.ts has those).
     budgetLimits: roomyBudgets(),
   });
-  routes = routesOf(t.app.swagger() as never, STREAMS);
+  routes = routesOf(t.app.swagger() as never);
 });
 afterAll(async () => {
   await t.close();
@@ -80,12 +81,14 @@ describe('fuzzing every route from its schema', { timeout: 600_000 }, () => {
       'GET /api/bill',
       'GET /api/consumer-prices',
       'GET /api/consumption',
+      'GET /api/stream/price',
+      'GET /api/stream/price/sse',
     ])
       expect(names).toContain(expected);
   });
 
   it('answers generated valid requests with a declared 2xx or a problem, never a 5xx', async () => {
-    for (const route of routes.filter((r) => !JOBS.test(r.path))) {
+    for (const route of routes.filter((r) => !JOBS.test(r.path) && !STREAMS.test(r.path))) {
       await fc.assert(
         fc.asyncProperty(requestsFor(route).valid, async (req) => void (await check(req))),
         { numRuns: RUNS, seed: SEED },

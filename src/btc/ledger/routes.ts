@@ -47,6 +47,7 @@ export function ledgerRoutes(app: App, ledger: LedgerService, shutdown: AbortSig
       schema: {
         tags,
         security,
+        summary: 'One wallet with its balance in sats',
         params: s.WalletIdParams,
         response: { 200: s.Wallet, ...problems(400, 401, 404) },
       },
@@ -56,7 +57,13 @@ export function ledgerRoutes(app: App, ledger: LedgerService, shutdown: AbortSig
   app.post(
     '/api/wallets',
     {
-      schema: { tags, security, body: s.NewWallet, response: { 201: s.Wallet, ...problems(400, 401, 409) } },
+      schema: {
+        tags,
+        security,
+        summary: 'Create a wallet (an exchange account or a wallet of your own); its name is unique',
+        body: s.NewWallet,
+        response: { 201: s.Wallet, ...problems(400, 401, 409) },
+      },
     },
     async (req, reply) => reply.code(201).send(await ledger.createWallet(req.body)),
   );
@@ -113,7 +120,13 @@ export function ledgerRoutes(app: App, ledger: LedgerService, shutdown: AbortSig
     '/api/events/:id',
     {
       config,
-      schema: { tags, security, params: s.IdParams, response: { 200: s.Event, ...problems(400, 401, 404) } },
+      schema: {
+        tags,
+        security,
+        summary: 'One event',
+        params: s.IdParams,
+        response: { 200: s.Event, ...problems(400, 401, 404) },
+      },
     },
     async (req) => ledger.getEvent(req.params.id),
   );
@@ -164,6 +177,7 @@ export function ledgerRoutes(app: App, ledger: LedgerService, shutdown: AbortSig
       schema: {
         tags,
         security,
+        summary: 'Delete an event, unless the ledger would break without it',
         params: s.IdParams,
         response: { 204: Type.Null(), ...problems(400, 401, 404, 409) },
       },

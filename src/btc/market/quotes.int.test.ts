@@ -52,7 +52,14 @@ describe('the quote feed', () => {
     const body = res.json();
     // 55 − 0.55 = 54.45 EUR at 60000 EUR/BTC = 0.00090750 BTC
     expect(body).toMatchObject({ total_eur: 55, fee_eur: 0.55, pre_fee_eur: 54.45, quote_sats: 90_750 });
-    expect(body.rates).toEqual(strikeTicker('65000', '60000'));
+    // the broker's ticker, whole, in the API's snake_case
+    expect(body.rates).toEqual(
+      strikeTicker('65000', '60000').map((r) => ({
+        amount: r.amount,
+        source_currency: r.sourceCurrency,
+        target_currency: r.targetCurrency,
+      })),
+    );
     expect(strike.quotes.map((q) => q.body)).toEqual([
       { sell: 'EUR', buy: 'BTC', amount: { amount: '55', currency: 'EUR', feePolicy: 'INCLUSIVE' } },
       { sell: 'EUR', buy: 'BTC', amount: { amount: '54.45', currency: 'EUR', feePolicy: 'EXCLUSIVE' } },

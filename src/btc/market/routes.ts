@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import type { TSchema } from 'typebox';
 import type { App } from '../../context.js';
 import { HttpProblem, problems } from '../../http/problem.js';
 import { jsonOrCsv, sendCsv } from '../../http/csv.js';
@@ -9,8 +10,31 @@ import type { MarketService } from './service.js';
 const STREAM_LIMITS =
   'At most STREAM_MAX_CLIENTS streams in all (then 503) and STREAM_MAX_PER_ADDRESS per client address (then 429), refused before the upgrade with Retry-After. WebSocket clients are pinged every 30 s and dropped when a pong is missed; SSE gets a comment line every 15 s.';
 
+/** The OpenAPI of a WebSocket stream: the upgrade, and the message each text frame carries. */
+function webSocketAnswer(message: TSchema, what: string) {
+  return {
+    101: {
+      description: `Switching Protocols: a WebSocket on which the server sends ${what} as one JSON text frame each (the schema below); it reads nothing from the client`,
+      content: { 'application/json': { schema: message } },
+    },
+    ...problems(400, 426, 429, 503),
+  } as unknown as Record<number, TSchema>;
+}
+
+/** A request to a WebSocket stream that asks for no upgrade gets a problem, not the plugin's bare 404. */
+async function upgradeOnly(request: FastifyRequest): Promise<void> {
+  if (!request.ws)
+    throw new HttpProblem(
+      426,
+      `${request.url.split('?')[0]} is a WebSocket stream: connect with Upgrade: websocket`,
+      {
+        upgrade: 'websocket',
+      },
+    );
+}
+
 export function marketRoutes(app: App, market: MarketService): void {
-  /** Takes a stream slot before the upgrade (or the event stream), or answers the refusal. */
+  /** Takes a stream slot before the upgrade (or the event stream), after validation, or answers the refusal. */
   const admit = async (request: FastifyRequest) => market.admitStream(request.ip, request.raw.socket);
 
   app.get(
@@ -87,11 +111,12 @@ export function marketRoutes(app: App, market: MarketService): void {
     '/api/stream/price',
     {
       websocket: true,
-      preValidation: admit,
+      preHandler: [upgradeOnly, admit],
       schema: {
         tags: ['market'],
         summary: 'WebSocket: the latest price on connect, then every update (raw JSON)',
-        description: STREAM_LIMITS,
+        description: `Each message has the shape of GET /api/price/latest. ${STREAM_LIMITS}`,
+        response: webSocketAnswer(PriceMessage, 'the latest price on connect, then every update'),
       },
     },
     (socket) => market.subscribePrice(socket),
@@ -101,11 +126,12 @@ export function marketRoutes(app: App, market: MarketService): void {
     '/api/stream/quote',
     {
       websocket: true,
-      preValidation: admit,
+      preHandler: [upgradeOnly, admit],
       schema: {
         tags: ['market'],
         summary: 'WebSocket: the latest quote on connect, then every update (raw JSON)',
-        description: STREAM_LIMITS,
+        description: `Each message has the shape of GET /api/quote/latest. ${STREAM_LIMITS}`,
+        response: webSocketAnswer(QuoteMessage, 'the latest quote on connect, then every new quote'),
       },
     },
     (socket) => market.subscribeQuote(socket),
@@ -114,13 +140,20 @@ export function marketRoutes(app: App, market: MarketService): void {
   app.get(
     '/api/stream/price/sse',
     {
-      preValidation: admit,
+      preHandler: admit,
       schema: {
         tags: ['market'],
         summary: 'Server-Sent Events: the latest price on connect, then every update',
-        description: STREAM_LIMITS,
+        description: `Each event's data has the shape of GET /api/price/latest. ${STREAM_LIMITS}`,
         produces: ['text/event-stream'],
-        response: { ...problems(429, 503) },
+        response: {
+          200: {
+            description:
+              'text/event-stream: one event per price, `data: ` and the message as one line of JSON (the schema below), then a blank line; a comment line (`:`) every 15 s',
+            content: { 'text/event-stream': { schema: PriceMessage } },
+          },
+          ...problems(400, 429, 503),
+        } as unknown as Record<number, TSchema>,
       },
     },
     (_request, reply) => {

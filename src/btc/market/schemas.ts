@@ -2,41 +2,54 @@ import { Type, type Static } from 'typebox';
 import { csvColumns, CsvQuery } from '../../http/csv.js';
 import { DAYS, Day, Nullable } from '../../http/types.js';
 
-export const PriceRates = Type.Object({
-  date: Type.String({ format: 'date' }),
-  usd_eur: Type.Number(),
-  usd_dkk: Type.Number(),
-  eur_dkk: Type.Number(),
-});
+const PerBtc = (currency: string, more = '') =>
+  Type.Number({
+    description: `${currency} per BTC, to the cent (rounded half up from the exact figure)${more}`,
+  });
+
+export const PriceRates = Type.Object(
+  {
+    date: Type.String({ format: 'date' }),
+    usd_eur: Type.Number({ description: 'EUR per USD' }),
+    usd_dkk: Type.Number({ description: 'DKK per USD' }),
+    eur_dkk: Type.Number({ description: 'DKK per EUR' }),
+  },
+  { description: 'the currency rates btc_dkk was computed with; null until a EUR/DKK rate is known' },
+);
 
 export const PriceMessage = Type.Object(
   {
     at: Type.String({ format: 'date-time' }),
-    btc_usd: Type.Number(),
-    btc_eur: Type.Number(),
-    btc_dkk: Nullable(Type.Number({ description: 'null until a EUR/DKK rate is known' })),
+    btc_usd: PerBtc('USD'),
+    btc_eur: PerBtc('EUR'),
+    btc_dkk: Nullable(PerBtc('DKK', ': BTC/EUR × eur_dkk; null until a EUR/DKK rate is known')),
     rates: Nullable(PriceRates),
   },
-  { description: 'The latest spot price; also the shape of each /api/stream/price message' },
+  {
+    description:
+      'The latest spot price; also the shape of each message of /api/stream/price and /api/stream/price/sse',
+  },
 );
 export type PriceMessage = Static<typeof PriceMessage>;
 
-export const StrikeRate = Type.Object({
-  amount: Type.String({ description: '1 sourceCurrency = amount targetCurrency, as the broker sent it' }),
-  sourceCurrency: Type.String(),
-  targetCurrency: Type.String(),
+export const QuoteRate = Type.Object({
+  amount: Type.String({
+    description: '1 source_currency = amount target_currency, the decimal text the broker sent',
+  }),
+  source_currency: Type.String(),
+  target_currency: Type.String(),
 });
 
 export const QuoteMessage = Type.Object(
   {
     at: Type.String({ format: 'date-time' }),
-    total_eur: Type.Number(),
-    fee_eur: Type.Number(),
-    pre_fee_eur: Type.Number(),
+    total_eur: Type.Number({ description: 'QUOTE_TOTAL_EUR: the EUR total quoted, fee included' }),
+    fee_eur: Type.Number({ description: "the day's fee for that total, as the broker stated it" }),
+    pre_fee_eur: Type.Number({ description: 'total_eur − fee_eur, rounded down to the cent' }),
     quote_sats: Type.Integer({ description: 'sats that total_eur buys, spread included' }),
-    rates: Type.Array(StrikeRate, { description: "the broker's rates ticker, stored whole" }),
+    rates: Type.Array(QuoteRate, { description: "the broker's rates ticker of the poll, every pair" }),
     spot_eur: Nullable(
-      Type.Number({ description: 'the exchange spot price (EUR/BTC) at or up to 60 s before the quote' }),
+      PerBtc('EUR', ': the exchange spot price at or up to 60 s before the quote; null without one'),
     ),
     spread_pct: Nullable(
       Type.Number({
@@ -50,7 +63,7 @@ export const QuoteMessage = Type.Object(
       }),
     ),
   },
-  { description: 'One quote poll; also the shape of each /api/stream/quote message' },
+  { description: 'One quote poll; also the shape of each message of /api/stream/quote' },
 );
 export type QuoteMessage = Static<typeof QuoteMessage>;
 

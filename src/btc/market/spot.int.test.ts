@@ -50,7 +50,7 @@ describe('the spot feed and /api/price/latest', () => {
     expect(res.json().detail).toMatch(/no spot price has arrived yet/);
   });
 
-  it('subscribes to the ticker for BTC/USD and BTC/EUR and stores the snapshot, BTC/DKK exact', async () => {
+  it('subscribes to the ticker for BTC/USD and BTC/EUR and stores the snapshot, BTC/DKK exact to the cent', async () => {
     await t.startFeeds();
     const body = await waitFor(() => latestWhere(() => true), 5_000, 'a price');
     expect(kraken.ws.received).toContainEqual(
@@ -61,7 +61,9 @@ describe('the spot feed and /api/price/latest', () => {
     );
     expect(body.btc_usd).toBe(65000.5);
     expect(body.btc_eur).toBe(60000.1);
-    expect(body.btc_dkk).toBe(Number(new Big('60000.1').times(RATES_0703.eur_dkk).toFixed()));
+    // 60000.1 × 7.460512 is 447631.4660512 exactly and 447631.46605119994 in floating point
+    expect(body.btc_dkk).toBe(447631.47);
+    expect((await t.call('GET', '/api/price/latest')).body).toContain('"btc_dkk":447631.47,');
     expect(body.rates).toEqual({
       date: '2026-07-03',
       usd_eur: 0.923456,
@@ -81,8 +83,9 @@ describe('the spot feed and /api/price/latest', () => {
       kraken.tick('BTC/EUR', 61000.25, { timestamp: '2026-07-03T10:00:01.123456Z' });
       const pushed = await ws.until<Price>((m) => m.btc_eur === 61000.25);
       expect(pushed.at).toBe('2026-07-03T10:00:01.123Z');
-      expect(pushed.btc_dkk).toBe(Number(new Big('61000.25').times(RATES_0703.eur_dkk).toFixed()));
-      await sse.until<Price>((m) => m.btc_eur === 61000.25);
+      // 455093.097128 exactly: the same cents on every way out
+      expect(pushed.btc_dkk).toBe(455093.1);
+      expect((await sse.until<Price>((m) => m.btc_eur === 61000.25)).btc_dkk).toBe(455093.1);
       kraken.tick('BTC/USD', 66000);
       await ws.until<Price>((m) => m.btc_usd === 66000 && m.btc_eur === 61000.25);
       await sse.until<Price>((m) => m.btc_usd === 66000);
@@ -97,7 +100,7 @@ describe('the spot feed and /api/price/latest', () => {
     try {
       rates.set({ ...RATES_0703, date: '2026-07-04', eur_dkk: '7.5' });
       const m = await ws.until<Price>((x) => x.rates?.eur_dkk === 7.5);
-      expect(m.btc_dkk).toBe(Number(new Big(m.btc_eur).times('7.5').toFixed()));
+      expect(m.btc_dkk).toBe(Number(new Big(m.btc_eur).times('7.5').round(2, Big.roundHalfUp).toFixed(2)));
       // the stream is served before the row is stored; the row follows within moments
       await waitFor(() => latestWhere((p) => p.rates?.date === '2026-07-04'), 5_000, 'the stored row');
     } finally {

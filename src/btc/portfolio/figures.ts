@@ -1,5 +1,6 @@
 import Big from 'big.js';
 import { addDays, isCalendarDate } from '../../shared/danish-time.js';
+import { cents } from '../../shared/money.js';
 import type { Totals, WalletSats } from './repository.js';
 
 /**
@@ -58,8 +59,6 @@ export function atViolation(at: string, today: string): string | null {
 export function dayCloseInstant(day: string): Date {
   return new Date(`${addDays(day, 1)}T00:00:00Z`);
 }
-
-export const cents = (x: Big): string => x.round(2, Big.roundHalfUp).toFixed(2);
 
 /** A big.js whose divisions round to the cent, half-up: a quotient is rounded once, correctly. */
 const ToCent = Big();

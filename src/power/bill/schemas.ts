@@ -51,5 +51,8 @@ export const Bill = Type.Object({
   lines: Type.Array(BillLine),
   subtotal_dkk: Type.Number({ description: 'the sum of the rounded lines' }),
   vat_dkk: Type.Number({ description: 'VAT_RATE × subtotal, rounded to øre' }),
-  total_dkk: Type.Number({ description: 'subtotal + VAT' }),
+  total_dkk: Type.Number({
+    description:
+      'the month’s bill in DKK, VAT included: subtotal_dkk + vat_dkk. An amount, not a price per kWh or per MWh',
+  }),
 });

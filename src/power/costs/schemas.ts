@@ -39,7 +39,11 @@ export const ConsumerPriceItem = Type.Object({
   other_tariffs: PerKwh('every other tariff the household pays per kWh (as its meter lists them), excl. VAT'),
   supplier_markup: PerKwh("the supplier's markup (SUPPLIER_MARKUP_DKK_KWH), excl. VAT"),
   vat: Nullable(PerKwh('VAT_RATE times the sum of the parts above; null when one is missing')),
-  total: Nullable(PerKwh('the sum of the parts plus VAT; null when a charge is missing, never guessed')),
+  total: Nullable(
+    PerKwh(
+      'the all-in price of a kWh: the sum of the parts plus VAT; null when a charge is missing, never guessed. Not /api/elprice’s total_dkk (spot + grid tariff only, DKK/MWh)',
+    ),
+  ),
 });
 export type ConsumerPriceItem = Static<typeof ConsumerPriceItem>;
 
@@ -91,7 +95,9 @@ export const CostHour = Type.Object({
   production_kwh: Nullable(Kwh('supplied to the grid (D06)')),
   solar_kwh: Nullable(Kwh("the solar inverter's energy, where imported")),
   spot: Nullable(PerKwh("day-ahead price of the interval (a quarter's own, from 2025-10-01)")),
-  total: Nullable(PerKwh('consumer price incl. VAT; null when a part is missing')),
+  total: Nullable(
+    PerKwh('the all-in consumer price incl. VAT (/api/consumer-prices’ total); null when a part is missing'),
+  ),
   cost_dkk: Nullable(Dkk('consumption × total, exact, not rounded')),
   sold_value_dkk: Nullable(Dkk('production × spot, exact, not rounded')),
   self_consumed_kwh: Nullable(Kwh('solar energy less what went to the grid, not below 0')),
@@ -135,21 +141,24 @@ export const Costs = Type.Object({
   to: Type.String(),
   area: Type.String(),
   days: Type.Array(CostDay, { description: 'every day of the range, in order' }),
-  total: Type.Object({
-    complete: Type.Boolean({ description: 'every day of the range is complete' }),
-    missing_days: Type.Array(Type.String(), {
-      description:
-        'the days of the range that are not complete (no or partial readings, or an interval without a price): the sums below leave them out, or part of them',
-    }),
-    consumption_kwh: Type.Number(),
-    cost_dkk: Type.Number(),
-    production_kwh: Type.Number(),
-    sold_value_dkk: Type.Number(),
-    hours: Type.Integer(),
-    hours_priced: Type.Integer(),
-    self_consumed_kwh: Type.Union([Type.Number(), Type.Null()]),
-    self_consumption_value_dkk: Type.Union([Type.Number(), Type.Null()]),
-  }),
+  total: Type.Object(
+    {
+      complete: Type.Boolean({ description: 'every day of the range is complete' }),
+      missing_days: Type.Array(Type.String(), {
+        description:
+          'the days of the range that are not complete (no or partial readings, or an interval without a price): the sums below leave them out, or part of them',
+      }),
+      consumption_kwh: Type.Number(),
+      cost_dkk: Type.Number(),
+      production_kwh: Type.Number(),
+      sold_value_dkk: Type.Number(),
+      hours: Type.Integer(),
+      hours_priced: Type.Integer(),
+      self_consumed_kwh: Type.Union([Type.Number(), Type.Null()]),
+      self_consumption_value_dkk: Type.Union([Type.Number(), Type.Null()]),
+    },
+    { description: "the days' figures summed over the range (amounts in DKK, energy in kWh): no price" },
+  ),
 });
 export type Costs = Static<typeof Costs>;
 

@@ -43,7 +43,12 @@ export const ElpriceItem = Type.Object({
       description: 'grid tariff, DKK/MWh (øre/kWh × 10); null when no tariff period covers the hour',
     }),
   ),
-  total_dkk: Nullable(Type.Number({ description: 'price_dkk + tariff_dkk, DKK/MWh' })),
+  total_dkk: Nullable(
+    Type.Number({
+      description:
+        'price_dkk + tariff_dkk: the spot price and the grid tariff only, DKK/MWh, without the other tariffs, the electricity tax, the markup and VAT. Not what a kWh costs the household: that is /api/consumer-prices’ total (DKK/kWh, all in, VAT included). null with tariff_dkk',
+    }),
+  ),
 });
 
 export const ElpriceDay = Type.Object({

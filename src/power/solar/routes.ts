@@ -1,3 +1,4 @@
+import { Type } from 'typebox';
 import type { App } from '../../context.js';
 import { JobLines, streamJob } from '../../http/jobs.js';
 import { HttpProblem, problems } from '../../http/problem.js';
@@ -25,6 +26,16 @@ export function solarRoutes(app: App, deps: { solar: SolarService; shutdown: Abo
         security: [{ bearer: [] }],
         querystring: ImportQuery,
         consumes: ['text/csv'],
+        body: {
+          content: {
+            'text/csv': {
+              schema: Type.Unsafe<Buffer>({
+                description: 'the CSV file itself, as the inverter wrote it',
+                contentMediaType: 'text/csv',
+              }),
+            },
+          },
+        },
         response: { 200: JobLines, ...problems(400, 401, 413, 415, 429) },
       },
     },
