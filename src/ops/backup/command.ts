@@ -42,6 +42,10 @@ export const backupCommand: ConfigCommand = {
       return 2;
     }
     const file = path.resolve(given);
+    if ((await stat(file).catch(() => null))?.isDirectory()) {
+      err(`backup: ${file} is a folder; name the .tar.gz file to write`);
+      return 2;
+    }
     if (config.database) {
       err(
         'backup: the database is a PostgreSQL server (DATABASE_URL); back it up with pg_dump (docs/operations.md, "Backups")',
@@ -62,6 +66,7 @@ export const backupCommand: ConfigCommand = {
     }
     try {
       const service = new BackupService({ database, dataDir: config.dataDir, clock: systemClock });
+      await service.removeLeftovers();
       const { bytes } = await service.writeFile(file);
       out(`backup ${file}: ${mb(bytes)} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
       return 0;

@@ -3,8 +3,14 @@ import { backupRoutes } from './routes.js';
 import { BackupScheduler, DEFAULT_BACKUP_PATTERN } from './scheduler.js';
 import { BackupService } from './service.js';
 
-export function createBackupService(ctx: AppContext): BackupService {
-  return new BackupService({ database: ctx.database, dataDir: ctx.config.dataDir, clock: ctx.clock });
+export function createBackupService(ctx: AppContext, opts: { stallMs?: number } = {}): BackupService {
+  return new BackupService({
+    database: ctx.database,
+    dataDir: ctx.config.dataDir,
+    clock: ctx.clock,
+    stallMs: opts.stallMs ?? ctx.config.backupStallMs,
+    shutdown: ctx.shutdown,
+  });
 }
 
 /**
@@ -35,7 +41,13 @@ export function createBackupFeature(
   return {
     name: 'backup',
     routes: (app) => backupRoutes(app, service, ctx.database.kind),
-    start: () => scheduler?.start(),
-    stop: () => scheduler?.stop(),
+    start: async () => {
+      // what a process killed while making a backup (or a restore) left in DATA_DIR
+      if (service.available) await service.removeLeftovers();
+      scheduler?.start();
+    },
+    stop: async () => {
+      await Promise.all([scheduler?.stop(), service.stop()]);
+    },
   };
 }
