@@ -21,8 +21,8 @@ export class BackupGate {
   private heldSince = 0;
   private lastMs: number | null = null;
 
-  /** The release function, or null at once when a backup is being made. */
-  tryTake(): (() => void) | null {
+  /** The release function, or null at once when a backup is being made; `timed` counts it for retryAfterS. */
+  tryTake(timed = true): (() => void) | null {
     if (this.held) return null;
     let free!: () => void;
     this.held = new Promise<void>((r) => (free = r));
@@ -31,16 +31,16 @@ export class BackupGate {
     return () => {
       if (released) return;
       released = true;
-      this.lastMs = performance.now() - this.heldSince;
+      if (timed) this.lastMs = performance.now() - this.heldSince;
       this.held = null;
       free();
     };
   }
 
   /** Waits for its turn (or the signal). */
-  async take(signal?: AbortSignal): Promise<() => void> {
+  async take(signal?: AbortSignal, timed = true): Promise<() => void> {
     for (;;) {
-      const release = this.tryTake();
+      const release = this.tryTake(timed);
       if (release) return release;
       await untilAborted(this.held ?? Promise.resolve(), signal);
     }

@@ -38,16 +38,23 @@ export function createBackupFeature(
           firstRunDelayMs: opts.firstRunDelayMs ?? 60_000,
         })
       : null;
+  let cleaning: Promise<void> | null = null;
   return {
     name: 'backup',
     routes: (app) => backupRoutes(app, service, ctx.database.kind),
-    start: async () => {
-      // what a process killed while making a backup (or a restore) left in DATA_DIR
-      if (service.available) await service.removeLeftovers();
+    start: () => {
+      // what a process killed while making a backup (or a restore) left in DATA_DIR; a backup
+      // asked for meanwhile is made first, so the start does not wait for it
+      if (service.available)
+        cleaning = service
+          .removeLeftovers()
+          .catch((e: unknown) =>
+            ctx.log.warn({ err: e }, 'backup: could not remove what an earlier process left'),
+          );
       scheduler?.start();
     },
     stop: async () => {
-      await Promise.all([scheduler?.stop(), service.stop()]);
+      await Promise.all([scheduler?.stop(), service.stop(), cleaning]);
     },
   };
 }

@@ -149,12 +149,19 @@ export class BackupService {
     return { manifest, bytes: (await stat(target)).size };
   }
 
-  /** Copies and archives left in DATA_DIR by a process that ended while making a backup or restoring one. */
+  /**
+   * Copies and archives left in DATA_DIR by a process that ended while making a backup or
+   * restoring one. Under the backup lock, so that a backup this process is making is not one.
+   */
   async removeLeftovers(): Promise<void> {
-    const names = await readdir(this.deps.dataDir).catch(() => []);
-    for (const name of names)
-      if (name.startsWith(SNAPSHOT_PREFIX) || name.startsWith(RESTORE_PREFIX))
-        await rm(path.join(this.deps.dataDir, name), { recursive: true, force: true, maxRetries: 3 });
+    const release = await this.gate.take(this.stopping.signal, false);
+    try {
+      for (const name of await readdir(this.deps.dataDir).catch(() => []))
+        if (name.startsWith(SNAPSHOT_PREFIX) || name.startsWith(RESTORE_PREFIX))
+          await rm(path.join(this.deps.dataDir, name), { recursive: true, force: true, maxRetries: 3 });
+    } finally {
+      release();
+    }
   }
 
   /** Abandons the backups being made and cuts the downloads being sent; their files are removed. */
