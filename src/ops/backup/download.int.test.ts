@@ -120,6 +120,19 @@ describe('GET /api/backup, one backup made at a time', () => {
     expect(await snapshots()).toEqual([]);
   });
 
+  it('HEAD says whether a GET would be answered now, and makes nothing', async () => {
+    const free = await fetch(`${base}/api/backup`, { method: 'HEAD' });
+    expect(free.status).toBe(200);
+    expect(free.headers.get('content-type')).toBe('application/gzip');
+    expect(await snapshots()).toEqual([]);
+    const first = download();
+    await until('the copy', async () => (await snapshots()).length > 0);
+    const busy = await fetch(`${base}/api/backup`, { method: 'HEAD' });
+    expect(busy.status).toBe(429);
+    expect(Number(busy.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    await first;
+  }, 180_000);
+
   it('two at once: one is sent, the other is 429 with Retry-After', async () => {
     const first = download();
     await until('the first copy', async () => (await snapshots()).length > 0);

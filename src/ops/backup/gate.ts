@@ -21,6 +21,10 @@ export class BackupGate {
   private heldSince = 0;
   private lastMs: number | null = null;
 
+  get busy(): boolean {
+    return this.held !== null;
+  }
+
   /** The release function, or null at once when a backup is being made; `timed` counts it for retryAfterS. */
   tryTake(timed = true): (() => void) | null {
     if (this.held) return null;

@@ -42,6 +42,11 @@ export function backupRoutes(app: App, service: BackupService, kind: 'pglite' | 
           409,
           kind === 'postgres' ? PG_DUMP : 'the database is in memory: nothing to back up',
         );
+      if (request.method === 'HEAD') {
+        // whether a GET would be answered now; nothing is made
+        service.checkFree();
+        return reply.code(200).type('application/gzip').header('cache-control', 'no-store').send('');
+      }
       const download = await service.download();
       if (reply.sent) return void download.stream.destroy(); // answered 503 by the request timeout meanwhile
       // Taken over from Fastify: the request timeout must not cut a large backup short.

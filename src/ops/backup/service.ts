@@ -80,6 +80,19 @@ export class BackupService {
     deps.shutdown?.addEventListener('abort', () => this.stopping.abort(), { once: true });
   }
 
+  /** Throws what download() would refuse now (for HEAD), without making anything. */
+  checkFree(): void {
+    if (this.gate.busy) throw this.busy();
+  }
+
+  private busy(): Refusal {
+    return new Refusal(
+      'too-many',
+      'a backup is being made; ask again after Retry-After',
+      this.gate.retryAfterS(),
+    );
+  }
+
   /** Whether this database can be backed up here at all. */
   get available(): boolean {
     return this.deps.database.copyTo !== null;
@@ -93,12 +106,7 @@ export class BackupService {
    */
   async download(): Promise<Download> {
     const release = this.gate.tryTake();
-    if (!release)
-      throw new Refusal(
-        'too-many',
-        'a backup is being made; ask again after Retry-After',
-        this.gate.retryAfterS(),
-      );
+    if (!release) throw this.busy();
     const folder = this.snapshotFolder();
     let writer: FileHandle | undefined;
     let reader: FileHandle | undefined;
@@ -117,7 +125,10 @@ export class BackupService {
     const file = new GrowingFile(writer);
     const stream = new GrowingFileReader(file, reader);
     const handle = writer;
-    void this.pack(folder, file.sink(), release)
+    // a client gone before the end frees the lock at once: nobody reads the rest
+    const gone = new AbortController();
+    stream.once('close', () => gone.abort());
+    void this.pack(folder, file.sink(), release, gone.signal)
       .catch((e: unknown) => file.fail(e as Error))
       .finally(() => handle.close());
     this.watch(stream);
@@ -201,13 +212,14 @@ export class BackupService {
   }
 
   /** Packs the copy into `sink`, then removes it and lets the next backup begin, however it ends. */
-  private pack(folder: string, sink: Writable, release: () => void): Promise<void> {
+  private pack(folder: string, sink: Writable, release: () => void, cancel?: AbortSignal): Promise<void> {
+    const signal = cancel ? AbortSignal.any([this.stopping.signal, cancel]) : this.stopping.signal;
     const packed = (async () => {
       try {
         // loaded on first use: a service that never makes a backup never loads it
         const { create } = await import('tar');
         const tar = create({ gzip: true, cwd: folder, portable: true }, [MANIFEST_FILE, 'pg']);
-        await pipeline(tar, sink, { signal: this.stopping.signal });
+        await pipeline(tar, sink, { signal });
       } finally {
         await rm(folder, { recursive: true, force: true, maxRetries: 3 });
         release();

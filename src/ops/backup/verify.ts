@@ -105,7 +105,9 @@ export class Inspection {
     try {
       await pipeline(createReadStream(file), createGunzip(), counted, async (source) => {
         for await (const chunk of source)
-          if (!sink.write(chunk as Buffer)) await new Promise((r) => sink.once('drain', r));
+          // a parser that fails while full never drains: its failure ends the wait
+          if (!sink.write(chunk as Buffer))
+            await Promise.race([new Promise((r) => sink.once('drain', r)), parsed]);
         sink.end();
         await parsed;
       });
