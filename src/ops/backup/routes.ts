@@ -23,7 +23,8 @@ export function backupRoutes(app: App, service: BackupService, kind: 'pglite' | 
           'packing runs after, and the archive is sent as it is packed. One backup is made at a ' +
           'time: while one is (this route, the daily backup or the `backup` command), the answer ' +
           'is 429 with `Retry-After`. A client that leaves the data unread for `BACKUP_STALL_MS` is ' +
-          'cut off. 409 with a PostgreSQL server, which pg_dump backs up.',
+          'cut off. 409 with a PostgreSQL server, which pg_dump backs up. HEAD answers what a GET ' +
+          'would now, making nothing.',
         security: [{ bearer: [] }],
         querystring: Type.Object({}, { additionalProperties: false }),
         produces: ['application/gzip'],
