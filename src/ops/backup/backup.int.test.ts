@@ -174,7 +174,7 @@ describe('backup and restore of the embedded database', () => {
 });
 
 describe('GET /api/backup without an embedded database in a folder', () => {
-  it('answers 409 problem+json: pg_dump for a server, nothing to copy in memory', async () => {
+  it('answers 409 problem+json (GET and HEAD): pg_dump for a server, nothing to copy in memory', async () => {
     const t = await freshDatabase();
     const runtime = await createRuntime(testConfig(), {
       database: t.database,
@@ -187,6 +187,7 @@ describe('GET /api/backup without an embedded database in a folder', () => {
       expect(res.statusCode).toBe(409);
       expect(res.headers['content-type']).toContain('application/problem+json');
       expect(res.json().detail).toMatch(TEST_DATABASE_URL ? /back it up with pg_dump/ : /in memory/);
+      expect((await runtime.app.inject({ method: 'HEAD', url: '/api/backup' })).statusCode).toBe(409);
     } finally {
       await runtime.stop();
       await t.close();
