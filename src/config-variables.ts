@@ -51,6 +51,12 @@ export const VARIABLES = {
     default: '7',
     meaning: 'daily backups kept in `BACKUP_DIR`; the oldest beyond it are removed',
   },
+  BACKUP_STALL_MS: {
+    group: 'Storage',
+    default: '60000',
+    meaning:
+      'a `GET /api/backup` whose client leaves the data unread this long is cut off (a slow reader holds no lock; see [backups](docs/operations.md#backups-and-restore))',
+  },
   DATA_FSYNC: {
     group: 'Storage',
     default: 'true',

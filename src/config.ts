@@ -36,6 +36,8 @@ export interface Config {
   dataDir: string;
   /** A daily backup of the embedded database into this folder, the oldest beyond `keep` removed; null is off. */
   backup: { dir: string; keep: number } | null;
+  /** A backup download whose client leaves the data unread this long is cut off. */
+  backupStallMs: number;
   /** The embedded database's commits reach the disk (fsync) before they are acknowledged. */
   dataFsync: boolean;
   apiToken: string | null;
@@ -353,6 +355,7 @@ export function loadConfig(
     database,
     dataDir: path.resolve(cwd, raw('DATA_DIR')),
     backup: backupDir === null ? null : { dir: path.resolve(cwd, backupDir), keep: backupKeep },
+    backupStallMs: int('BACKUP_STALL_MS', 100, 3_600_000),
     dataFsync: bool('DATA_FSYNC'),
     apiToken,
     logLevel,

@@ -16,9 +16,7 @@ import { testConfig } from '../../../test/support/app.js';
 import { freshDatabase, TEST_DATABASE_URL } from '../../../test/support/db.js';
 import { generateEvents } from '../../../test/support/ledger-events.js';
 import { seedYear } from '../../../bench/costs.bench.js';
-import { createBackupService } from './index.js';
 import { restoreBackup, RestoreRefused } from './restore.js';
-import { BackupScheduler } from './scheduler.js';
 
 const clock = fixedClock('2026-07-03T10:00:00Z');
 const rates = fakeRates();
@@ -154,7 +152,9 @@ describe('backup and restore of the embedded database', () => {
     const notBackup = path.join(await tmp(), 'notes.tar.gz');
     await writeFile(notBackup, 'hello');
     const empty = await tmp();
-    await expect(restoreBackup(notBackup, empty)).rejects.toThrow(/notes.tar.gz is not a satwatt backup/);
+    await expect(restoreBackup(notBackup, empty)).rejects.toThrow(
+      /notes.tar.gz is not a complete satwatt backup/,
+    );
     expect(await readdir(empty)).toEqual([]);
   }, 120_000);
 
@@ -173,74 +173,8 @@ describe('backup and restore of the embedded database', () => {
   }, 120_000);
 });
 
-describe('the daily backup', () => {
-  const scheduler = (dir: string, now: ReturnType<typeof fixedClock>, feed: string) =>
-    new BackupScheduler({
-      service: createBackupService(original.ctx),
-      dir,
-      keep: 2,
-      clock: now,
-      log: pino({ level: 'silent' }),
-      health: original.ctx.health.feed(feed),
-      shutdown: new AbortController().signal,
-      pattern: '7 4 * * *',
-      firstRunDelayMs: 0,
-    });
-
-  it('keeps the newest BACKUP_KEEP backups, removes older ones and partial files', async () => {
-    const dir = await tmp();
-    await writeFile(path.join(dir, '.satwatt-20260101T000000Z.tar.gz.partial-dead'), 'half');
-    await writeFile(path.join(dir, 'notes.txt'), 'not a backup: left alone');
-    const now = fixedClock('2026-07-01T02:07:00Z');
-    const daily = scheduler(dir, now, 'backup-keep');
-    for (const day of ['2026-07-01', '2026-07-02', '2026-07-03']) {
-      now.set(`${day}T02:07:00Z`);
-      await daily.runNow();
-    }
-    expect((await readdir(dir)).sort()).toEqual([
-      'notes.txt',
-      'satwatt-20260702T020700Z.tar.gz',
-      'satwatt-20260703T020700Z.tar.gz',
-    ]);
-    const feed = original.ctx.health.feed('backup-keep');
-    expect(feed.ok).toBe(true);
-    expect(feed.detail).toMatch(
-      /^daily into .*, keeping 2; last satwatt-20260703T020700Z.tar.gz \(\d+ bytes\)$/,
-    );
-  }, 120_000);
-
-  it('makes one soon after a start when the newest is a day old, and none when it is newer', async () => {
-    const dir = await tmp();
-    const now = fixedClock('2026-07-03T10:00:00Z');
-    const first = scheduler(dir, now, 'backup-start');
-    first.start();
-    await first.firstRunDone();
-    await first.stop();
-    expect(await readdir(dir)).toEqual(['satwatt-20260703T100000Z.tar.gz']);
-    now.set('2026-07-04T09:59:59Z');
-    const second = scheduler(dir, now, 'backup-start');
-    second.start();
-    await second.firstRunDone();
-    await second.stop();
-    expect(await readdir(dir)).toEqual(['satwatt-20260703T100000Z.tar.gz']);
-  }, 120_000);
-
-  it('reports a failure in /health as the feed backup and keeps the service answering', async () => {
-    const notAFolder = path.join(await tmp(), 'file');
-    await writeFile(notAFolder, 'x');
-    await scheduler(notAFolder, fixedClock('2026-07-03T10:00:00Z'), 'backup').runNow();
-    const health = await original.app.inject({ method: 'GET', url: '/health' });
-    expect(health.statusCode).toBe(200);
-    expect(health.json()).toMatchObject({
-      status: 'degraded',
-      feeds: { backup: { ok: false, last_error: expect.stringMatching(/EEXIST|ENOTDIR/) } },
-    });
-    expect((await original.app.inject({ method: 'GET', url: '/api/wallets' })).statusCode).toBe(200);
-  }, 120_000);
-});
-
 describe('GET /api/backup without an embedded database in a folder', () => {
-  it('answers 409 problem+json: pg_dump for a server, nothing to copy in memory', async () => {
+  it('answers 409 problem+json (GET and HEAD): pg_dump for a server, nothing to copy in memory', async () => {
     const t = await freshDatabase();
     const runtime = await createRuntime(testConfig(), {
       database: t.database,
@@ -253,6 +187,7 @@ describe('GET /api/backup without an embedded database in a folder', () => {
       expect(res.statusCode).toBe(409);
       expect(res.headers['content-type']).toContain('application/problem+json');
       expect(res.json().detail).toMatch(TEST_DATABASE_URL ? /back it up with pg_dump/ : /in memory/);
+      expect((await runtime.app.inject({ method: 'HEAD', url: '/api/backup' })).statusCode).toBe(409);
     } finally {
       await runtime.stop();
       await t.close();

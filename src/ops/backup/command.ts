@@ -42,6 +42,14 @@ export const backupCommand: ConfigCommand = {
       return 2;
     }
     const file = path.resolve(given);
+    if ((await stat(file).catch(() => null))?.isDirectory()) {
+      err(`backup: ${file} is a folder; name the .tar.gz file to write`);
+      return 2;
+    }
+    if (!(await stat(path.dirname(file)).catch(() => null))?.isDirectory()) {
+      err(`backup: ${path.dirname(file)} is not a folder to write ${path.basename(file)} in`);
+      return 2;
+    }
     if (config.database) {
       err(
         'backup: the database is a PostgreSQL server (DATABASE_URL); back it up with pg_dump (docs/operations.md, "Backups")',
@@ -62,7 +70,13 @@ export const backupCommand: ConfigCommand = {
     }
     try {
       const service = new BackupService({ database, dataDir: config.dataDir, clock: systemClock });
-      const { bytes } = await service.writeFile(file);
+      await service.removeLeftovers();
+      const written = await service.writeFile(file).catch((e: unknown) => e as Error);
+      if (written instanceof Error) {
+        err(`backup: ${file} was not written: ${written.message}`);
+        return 1;
+      }
+      const { bytes } = written;
       out(`backup ${file}: ${mb(bytes)} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
       return 0;
     } finally {
@@ -86,9 +100,13 @@ async function fromService(config: Config, file: string, pid: number, started: n
     await rename(partial, file);
   } catch (e) {
     await rm(partial, { force: true });
-    if (!(e instanceof RemoteError)) throw e;
-    err(e.message);
-    return e.exitCode;
+    if (e instanceof RemoteError) {
+      err(e.message);
+      return e.exitCode;
+    }
+    // the service stopped or cut a stalled download off, or the disk is full: nothing is left under FILE
+    err(`backup: ${file} was not written: ${(e as Error).message}`);
+    return 1;
   }
   const { size } = await stat(file);
   out(`backup ${file}: ${mb(size)} in ${((performance.now() - started) / 1000).toFixed(1)} s`);

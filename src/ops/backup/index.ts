@@ -3,8 +3,14 @@ import { backupRoutes } from './routes.js';
 import { BackupScheduler, DEFAULT_BACKUP_PATTERN } from './scheduler.js';
 import { BackupService } from './service.js';
 
-export function createBackupService(ctx: AppContext): BackupService {
-  return new BackupService({ database: ctx.database, dataDir: ctx.config.dataDir, clock: ctx.clock });
+export function createBackupService(ctx: AppContext, opts: { stallMs?: number } = {}): BackupService {
+  return new BackupService({
+    database: ctx.database,
+    dataDir: ctx.config.dataDir,
+    clock: ctx.clock,
+    stallMs: opts.stallMs ?? ctx.config.backupStallMs,
+    shutdown: ctx.shutdown,
+  });
 }
 
 /**
@@ -32,10 +38,23 @@ export function createBackupFeature(
           firstRunDelayMs: opts.firstRunDelayMs ?? 60_000,
         })
       : null;
+  let cleaning: Promise<void> | null = null;
   return {
     name: 'backup',
     routes: (app) => backupRoutes(app, service, ctx.database.kind),
-    start: () => scheduler?.start(),
-    stop: () => scheduler?.stop(),
+    start: () => {
+      // what a process killed while making a backup (or a restore) left in DATA_DIR; a backup
+      // asked for meanwhile is made first, so the start does not wait for it
+      if (service.available)
+        cleaning = service
+          .removeLeftovers()
+          .catch((e: unknown) =>
+            ctx.log.warn({ err: e }, 'backup: could not remove what an earlier process left'),
+          );
+      scheduler?.start();
+    },
+    stop: async () => {
+      await Promise.all([scheduler?.stop(), service.stop(), cleaning]);
+    },
   };
 }

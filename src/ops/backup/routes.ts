@@ -1,7 +1,8 @@
 import { pipeline } from 'node:stream/promises';
+import { Type } from 'typebox';
 import type { App } from '../../context.js';
 import { HttpProblem, problems } from '../../http/problem.js';
-import { BackupBusy, type BackupService } from './service.js';
+import type { BackupService } from './service.js';
 
 const PG_DUMP =
   'the database is a PostgreSQL server (DATABASE_URL): back it up with pg_dump, e.g. ' +
@@ -19,15 +20,20 @@ export function backupRoutes(app: App, service: BackupService, kind: 'pglite' | 
           'A gzip-compressed tar of `satwatt-backup.json` and the database folder `pg/`, as ' +
           '`npm run cli -- backup FILE` writes it and `npm run cli -- restore FILE` reads it. Other ' +
           'queries wait while the folder is copied (well under a second for a year of data); the ' +
-          'packing runs after. 409 with a PostgreSQL server, which pg_dump backs up.',
+          'packing runs after, and the archive is sent as it is packed. One backup is made at a ' +
+          'time: while one is (this route, the daily backup or the `backup` command), the answer ' +
+          'is 429 with `Retry-After`. A client that leaves the data unread for `BACKUP_STALL_MS` is ' +
+          'cut off. 409 with a PostgreSQL server, which pg_dump backs up. HEAD answers what a GET ' +
+          'would now, making nothing.',
         security: [{ bearer: [] }],
+        querystring: Type.Object({}, { additionalProperties: false }),
         produces: ['application/gzip'],
         response: {
           200: {
             description: 'application/gzip: the backup',
             content: { 'application/gzip': { schema: { type: 'string', format: 'binary' } } },
           },
-          ...problems(401, 409, 429, 503),
+          ...problems(400, 401, 409, 429),
         },
       },
     },
@@ -37,19 +43,22 @@ export function backupRoutes(app: App, service: BackupService, kind: 'pglite' | 
           409,
           kind === 'postgres' ? PG_DUMP : 'the database is in memory: nothing to back up',
         );
-      const snapshot = await service.open().catch((e: unknown) => {
-        if (e instanceof BackupBusy) throw new HttpProblem(503, e.message, { 'retry-after': '30' });
-        throw e;
-      });
+      if (request.method === 'HEAD') {
+        // whether a GET would be answered now; nothing is made
+        service.checkFree();
+        return reply.code(200).type('application/gzip').header('cache-control', 'no-store').send('');
+      }
+      const download = await service.download();
+      if (reply.sent) return void download.stream.destroy(); // answered 503 by the request timeout meanwhile
       // Taken over from Fastify: the request timeout must not cut a large backup short.
       reply.hijack();
       reply.raw.writeHead(200, {
         'content-type': 'application/gzip',
-        'content-disposition': `attachment; filename="${snapshot.name}"`,
+        'content-disposition': `attachment; filename="${download.name}"`,
         'cache-control': 'no-store',
       });
-      await pipeline(snapshot.stream, reply.raw).catch((e: unknown) =>
-        request.log.warn({ err: e }, 'backup: the download broke off'),
+      await pipeline(download.stream, reply.raw).catch((e: unknown) =>
+        request.log.warn({ err: e }, 'backup: the download was cut off'),
       );
     },
   );

@@ -1,15 +1,18 @@
 import { Cron } from 'croner';
-import { mkdir, readdir, rm } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { FeedHealth } from '../../shared/health.js';
 import type { Clock } from '../../shared/clock.js';
 import { sleep } from '../../shared/sleep.js';
-import { BACKUP_NAME, backupName, type BackupService } from './service.js';
+import { backupName, type BackupService } from './service.js';
 
 /** Daily at 04:07 Danish time: after the btc retention (03:17) has pruned and vacuumed. */
 export const DEFAULT_BACKUP_PATTERN = '7 4 * * *';
 const DAY_MS = 86_400_000;
+/** A partial file untouched this long belongs to no backup being written: one that stopped midway. */
+const PARTIAL_ABANDONED_MS = 10 * 60_000;
+const PARTIAL_NAME = /^\.satwatt-\d{8}T\d{6}Z\.tar\.gz\.partial-[0-9a-f-]{36}$/;
 
 export interface BackupSchedulerDeps {
   service: Pick<BackupService, 'writeFile'>;
@@ -46,7 +49,7 @@ export class BackupScheduler {
     const signal = AbortSignal.any([this.stopping.signal, this.deps.shutdown]);
     this.first = (async () => {
       const newest = (await this.backups().catch(() => [])).at(-1);
-      const age = newest ? this.deps.clock.now().getTime() - timeOf(newest) : Infinity;
+      const age = newest ? this.deps.clock.now().getTime() - newest.at : Infinity;
       if (age < DAY_MS) return;
       await sleep(this.deps.firstRunDelayMs, signal);
       if (!signal.aborted) await this.runNow();
@@ -75,11 +78,17 @@ export class BackupScheduler {
         await mkdir(dir, { recursive: true });
         const name = backupName(this.deps.clock.now());
         const { bytes } = await this.deps.service.writeFile(path.join(dir, name));
-        const removed = await this.prune();
-        health.success();
         health.detail = `daily into ${dir}, keeping ${this.deps.keep}; last ${name} (${bytes} bytes)`;
+        const removed = await this.prune(name).catch((e: unknown) => {
+          throw new Error(`${name} was written; removing older backups failed: ${(e as Error).message}`, {
+            cause: e,
+          });
+        });
+        health.success();
         log.info({ file: name, bytes, removed, ms: Math.round(performance.now() - started) }, 'backup: done');
       } catch (e) {
+        if (this.deps.shutdown.aborted)
+          return log.info('backup: abandoned by the stop; its files are removed');
         health.failure(e);
         log.error({ err: e }, 'backup failed; trying again at the next daily run');
       } finally {
@@ -89,24 +98,44 @@ export class BackupScheduler {
     return this.running;
   }
 
-  /** The backups in the folder, oldest first. */
-  private async backups(): Promise<string[]> {
-    return (await readdir(this.deps.dir)).filter((n) => BACKUP_NAME.test(n)).sort();
+  /**
+   * The backups this scheduler wrote, oldest first: regular files (not a folder, not a link)
+   * named as it names them, with a time that is a real instant and not in the future. Anything
+   * else in the folder is not its own to count or to remove.
+   */
+  private async backups(): Promise<{ name: string; at: number }[]> {
+    const now = this.deps.clock.now().getTime();
+    const found: { name: string; at: number }[] = [];
+    for (const entry of await readdir(this.deps.dir, { withFileTypes: true })) {
+      const at = entry.isFile() ? timeOf(entry.name) : null;
+      if (at !== null && at <= now) found.push({ name: entry.name, at });
+    }
+    return found.sort((a, b) => a.at - b.at);
   }
 
-  private async prune(): Promise<string[]> {
+  /** Removes the oldest beyond `keep`, never `written`, and partial files left by a stopped write. */
+  private async prune(written: string): Promise<string[]> {
     const all = await this.backups();
-    const old = all.slice(0, Math.max(0, all.length - this.deps.keep));
+    const old = all
+      .slice(0, Math.max(0, all.length - this.deps.keep))
+      .map((b) => b.name)
+      .filter((name) => name !== written);
     for (const name of old) await rm(path.join(this.deps.dir, name), { force: true });
-    // a partial file is left only by a process that stopped while writing one
-    for (const name of await readdir(this.deps.dir))
-      if (/^\.satwatt-.*\.partial-/.test(name)) await rm(path.join(this.deps.dir, name));
+    const now = Date.now();
+    for (const entry of await readdir(this.deps.dir, { withFileTypes: true })) {
+      if (!entry.isFile() || !PARTIAL_NAME.test(entry.name)) continue;
+      const file = path.join(this.deps.dir, entry.name);
+      const { mtimeMs } = await stat(file);
+      if (now - mtimeMs > PARTIAL_ABANDONED_MS) await rm(file, { force: true });
+    }
     return old;
   }
 }
 
-/** The time in a backup's name: satwatt-20261125T040700Z.tar.gz. */
-function timeOf(name: string): number {
-  const m = /^satwatt-(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z/.exec(name)!;
-  return Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!);
+/** The time in a backup's name (satwatt-20261125T040700Z.tar.gz), or null for a name it never writes. */
+export function timeOf(name: string): number | null {
+  const m = /^satwatt-(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z\.tar\.gz$/.exec(name);
+  if (!m) return null;
+  const at = Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!);
+  return backupName(new Date(at)) === name ? at : null;
 }
