@@ -1,7 +1,12 @@
 import type { AddressInfo } from 'node:net';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase, startDatabase } from './db/connect.js';
-import { DataDirLockedError, forgetServiceAddress, recordServiceAddress } from './db/data-dir-lock.js';
+import {
+  DataDirLockedError,
+  forgetServiceAddress,
+  recordServiceAddress,
+  serviceAddressOf,
+} from './db/data-dir-lock.js';
 
 /**
  * Only the config and the database layer are imported up front: `serve` starts opening the
@@ -51,7 +56,7 @@ async function main(argv: string[]): Promise<number> {
           'migrate',
           config,
           e.pid,
-          'it applied the migrations it knows when it started; restart it to apply newer ones',
+          'the holder applies migrations (a satwatt, those it knows when it starts): restart it, or migrate once it has stopped',
         ),
       );
       return 2;
@@ -99,10 +104,7 @@ async function main(argv: string[]): Promise<number> {
 
 /** The line for a verb that cannot run while another process holds DATA_DIR: who holds it and where it serves. */
 async function inUse(verb: string, config: Config, pid: number, why: string): Promise<string> {
-  const [{ serviceAddressOf }, { serviceUrl }] = await Promise.all([
-    import('./db/data-dir-lock.js'),
-    import('./remote/client.js'),
-  ]);
+  const { serviceUrl } = await import('./remote/client.js');
   const address = await serviceAddressOf(config.dataDir, pid);
   const holder = address
     ? `the satwatt at ${serviceUrl(address)} (process ${pid})`
@@ -188,8 +190,9 @@ async function serve(config: Config): Promise<number> {
   }
   try {
     await app.listen({ port: config.port, host: config.host });
+    // as bound: PORT=0 takes a free one
+    const { port } = app.server.address() as AddressInfo;
     if (!config.database) {
-      const { port } = app.server.address() as AddressInfo;
       // the commands beside it find it from DATA_DIR alone; never the token, only whether one is needed
       await recordServiceAddress(config.dataDir, {
         pid: process.pid,
@@ -200,7 +203,7 @@ async function serve(config: Config): Promise<number> {
     }
     ctx.log.info(
       { services: config.services, database: config.database ? 'postgres' : config.dataDir },
-      `satwatt listening on http://${config.host}:${config.port} (API reference at /docs)`,
+      `satwatt listening on http://${config.host}:${port} (API reference at /docs)`,
     );
     await runtime.startFeeds();
   } catch (e) {

@@ -124,8 +124,8 @@ describe('beside a serving satwatt, found from DATA_DIR', () => {
     const migrate = await cli(['migrate'], dir);
     expect(migrate.code, migrate.output).toBe(2);
     expect(migrate.output.trim()).toBe(
-      `migrate: ${held(dir, service.base, service.pid)}; it applied the migrations it knows when it started; ` +
-        'restart it to apply newer ones',
+      `migrate: ${held(dir, service.base, service.pid)}; the holder applies migrations (a satwatt, those it ` +
+        'knows when it starts): restart it, or migrate once it has stopped',
     );
     expect((await fetch(`${service.base}/health`)).status).toBe(200);
   }, 60_000);
