@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, truncate, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -104,6 +104,17 @@ describe('beside a serving satwatt, found from DATA_DIR', () => {
     );
     expect(refused.output).toContain(`${bad}: nothing imported (1 problem)`);
   }, 120_000);
+
+  it('import-ledger refuses a file larger than the service takes at once, before sending it', async () => {
+    const big = path.join(await tmp(), 'big.csv');
+    await writeFile(big, '');
+    await truncate(big, 32 * 1024 * 1024 + 1);
+    const r = await cli(['import-ledger', big, '--source', 'csv'], dir);
+    expect(r.code, r.output).toBe(2);
+    expect(r.output).toContain(
+      `import-ledger: ${big} is larger than 33554432 bytes, the most the running service takes at once`,
+    );
+  }, 60_000);
 
   it('says plainly that the service needs its API_TOKEN when the command has none, and sends nothing', async () => {
     const r = await cli(['ledger-rebuild'], dir, {});
