@@ -52,17 +52,43 @@ function cpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
-/** Node's options as `npm start` gives them (package.json): 1 MB semi-spaces. */
-const NPM_START_ARGS = ['--max-semi-space-size=1'];
-/** What deploy/satwatt.service gives node besides those: one malloc arena pool per two threads. */
-const UNIT = { env: { MALLOC_ARENA_MAX: '2' } };
+/**
+ * The environment and Node's options as `npm start` gives them, read from package.json's script
+ * (`VAR=value … node --flag … scripts/start.mjs serve`): glibc's malloc thresholds, 1 MB semi-spaces.
+ */
+function npmStart(): { env: Record<string, string>; args: string[] } {
+  const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+    scripts: { start: string };
+  };
+  const words = pkg.scripts.start.split(/\s+/);
+  const node = words.indexOf('node');
+  const env = Object.fromEntries(words.slice(0, node).map((w) => w.split('=') as [string, string]));
+  return { env, args: words.slice(node + 1, words.indexOf('scripts/start.mjs')) };
+}
+const NPM_START = npmStart();
+/** The malloc settings deploy/satwatt.service gives node (its `Environment=MALLOC_…` lines). */
+const UNIT = {
+  env: Object.fromEntries(
+    [
+      ...readFileSync(path.join(ROOT, 'deploy/satwatt.service'), 'utf8').matchAll(
+        /^Environment=(MALLOC_\w+)=(\S+)$/gm,
+      ),
+    ].map((m) => [m[1]!, m[2]!]),
+  ),
+};
 
 async function service(dataDir: string, feeds = false, unit = false): Promise<Run> {
   const port = await freePort();
   const fakes = feeds ? await startAllFakes({ now: new Date(), feeds: true }) : null;
-  const env = { ...QUIET, ...fakes?.env, ...(unit ? UNIT.env : {}), PORT: String(port), DATA_DIR: dataDir };
+  const env = {
+    ...QUIET,
+    ...fakes?.env,
+    ...(unit ? UNIT.env : NPM_START.env),
+    PORT: String(port),
+    DATA_DIR: dataDir,
+  };
   const started = performance.now();
-  const proc = runSatwatt(['serve'], env, { compiled: true, nodeArgs: NPM_START_ARGS });
+  const proc = runSatwatt(['serve'], env, { compiled: true, nodeArgs: NPM_START.args });
   try {
     // asked every 5 ms: the bare open below is timed to the millisecond by its own output
     await waitForHttp(`http://127.0.0.1:${port}/health`, 120_000, 5);

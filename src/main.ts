@@ -1,6 +1,12 @@
+import type { AddressInfo } from 'node:net';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase, startDatabase } from './db/connect.js';
-import { DataDirLockedError } from './db/data-dir-lock.js';
+import {
+  DataDirLockedError,
+  forgetServiceAddress,
+  recordServiceAddress,
+  serviceAddressOf,
+} from './db/data-dir-lock.js';
 
 /**
  * Only the config and the database layer are imported up front: `serve` starts opening the
@@ -36,11 +42,25 @@ async function main(argv: string[]): Promise<number> {
   if (verb === 'serve') return serve(config);
   if (verb === 'migrate') {
     const { migrate } = await import('./db/migrate.js');
-    const database = await openDatabase({
-      server: config.database,
-      dataDir: config.dataDir,
-      fsync: config.dataFsync,
-    });
+    let database;
+    try {
+      database = await openDatabase({
+        server: config.database,
+        dataDir: config.dataDir,
+        fsync: config.dataFsync,
+      });
+    } catch (e) {
+      if (!(e instanceof DataDirLockedError)) throw e;
+      console.error(
+        await inUse(
+          'migrate',
+          config,
+          e.pid,
+          'the holder applies migrations (a satwatt, those it knows when it starts): restart it, or migrate once it has stopped',
+        ),
+      );
+      return 2;
+    }
     try {
       const applied = await migrate(database);
       console.log(applied.length ? `applied ${applied.join(', ')}` : 'database is up to date');
@@ -66,7 +86,11 @@ async function main(argv: string[]): Promise<number> {
     });
   } catch (e) {
     // the running service holds the embedded database: it does the work instead
-    if (!(e instanceof DataDirLockedError) || !command.forward) throw e;
+    if (!(e instanceof DataDirLockedError)) throw e;
+    if (!command.forward) {
+      console.error(await inUse(verb, config, e.pid, 'run it once that process has stopped'));
+      return 1;
+    }
     const { forwardCommand } = await import('./remote/client.js');
     return forwardCommand(command, args, config, e);
   }
@@ -76,6 +100,16 @@ async function main(argv: string[]): Promise<number> {
   } finally {
     await close();
   }
+}
+
+/** The line for a verb that cannot run while another process holds DATA_DIR: who holds it and where it serves. */
+async function inUse(verb: string, config: Config, pid: number, why: string): Promise<string> {
+  const { serviceUrl } = await import('./remote/client.js');
+  const address = await serviceAddressOf(config.dataDir, pid);
+  const holder = address
+    ? `the satwatt at ${serviceUrl(address)} (process ${pid})`
+    : `process ${pid}, which serves no HTTP (another command, or a satwatt starting or stopping)`;
+  return `${verb}: the database in ${config.dataDir} is held by ${holder}; ${why}`;
 }
 
 /** A stop ends within this, whatever the service is doing; the runtime's phases end well before it. */
@@ -120,13 +154,24 @@ async function serve(config: Config): Promise<number> {
   } catch (e) {
     // a start given up for a signal has closed what it opened: that is a clean stop
     if (signalled()) return 0;
-    throw e;
+    if (!(e instanceof DataDirLockedError)) throw e;
+    console.error(
+      await inUse(
+        'serve',
+        config,
+        e.pid,
+        'only one process may open it: stop that one, or give this one another DATA_DIR',
+      ),
+    );
+    return 1;
   }
   const { app, ctx } = runtime;
   stopNow = () => {
     ctx.log.info(`${signalled()}: shutting down`);
     const started = performance.now();
-    runtime.stop().then(
+    // a command from now on is told the service is stopping, not sent to it
+    const forgotten = config.database ? Promise.resolve() : forgetServiceAddress(config.dataDir);
+    Promise.all([forgotten, runtime.stop()]).then(
       () => {
         ctx.log.info({ ms: Math.round(performance.now() - started) }, 'stopped');
         process.exit(0);
@@ -145,9 +190,20 @@ async function serve(config: Config): Promise<number> {
   }
   try {
     await app.listen({ port: config.port, host: config.host });
+    // as bound: PORT=0 takes a free one
+    const { port } = app.server.address() as AddressInfo;
+    if (!config.database) {
+      // the commands beside it find it from DATA_DIR alone; never the token, only whether one is needed
+      await recordServiceAddress(config.dataDir, {
+        pid: process.pid,
+        host: config.host,
+        port,
+        token: config.apiToken !== null,
+      });
+    }
     ctx.log.info(
       { services: config.services, database: config.database ? 'postgres' : config.dataDir },
-      `satwatt listening on http://${config.host}:${config.port} (API reference at /docs)`,
+      `satwatt listening on http://${config.host}:${port} (API reference at /docs)`,
     );
     await runtime.startFeeds();
   } catch (e) {

@@ -35,9 +35,12 @@ async function stop(proc: Proc) {
   expect(await proc.exited).toBe(0);
 }
 
-/** A command beside the service, with the same configuration (its PORT, HOST and API_TOKEN). */
-async function cli(args: string[], dataDir: string, port: string) {
-  const run = runSatwatt(args, { ...env, DATA_DIR: dataDir, PORT: port });
+/**
+ * A command beside the service with DATA_DIR and the token alone: no PORT or HOST, while the
+ * service listens on a port of its own, so the command finds it from the folder.
+ */
+async function cli(args: string[], dataDir: string) {
+  const run = runSatwatt(args, { DATA_DIR: dataDir, API_TOKEN: TOKEN, LOG_LEVEL: 'error' });
   const code = await run.exited;
   return { code, output: run.output() };
 }
@@ -49,13 +52,11 @@ const get = async (base: string, url: string) => {
 };
 
 let dataDir: string;
-let port: string;
 beforeAll(async () => {
   fakes = await startAllFakes({ now: new Date() });
   env = { ...fakes.env, API_TOKEN: TOKEN, LOG_LEVEL: 'error', PROVIDER_TIMEOUT_MS: '5000' };
   dataDir = await tmp();
   service = await serve(dataDir);
-  port = new URL(service.base).port;
 }, 120_000);
 afterAll(async () => {
   if (service) await stop(service.proc);
@@ -64,11 +65,11 @@ afterAll(async () => {
 
 describe('commands beside a running service', () => {
   it('ledger-rebuild is done by the service and prints the same lines', async () => {
-    const r = await cli(['ledger-rebuild', 'all'], dataDir, port);
+    const r = await cli(['ledger-rebuild', 'all'], dataDir);
     expect(r.code, r.output).toBe(0);
     expect(r.output).toContain(
-      `ledger-rebuild: the database in ${dataDir} is in use by process ${service.proc.child.pid}; ` +
-        `sending the work to the satwatt at ${service.base}`,
+      `ledger-rebuild: the database in ${dataDir} is held by the satwatt at ${service.base} ` +
+        `(process ${service.proc.child.pid}); sending the work there`,
     );
     expect(r.output).toContain(
       'rebuilding deposits\nrebuilt deposits: 0 rows\nrebuilding buys\nrebuilt buys: 0 rows\n',
@@ -76,7 +77,7 @@ describe('commands beside a running service', () => {
   }, 120_000);
 
   it('backfill-prices is done by the service: the prices are stored and served', async () => {
-    const r = await cli(['backfill-prices', '2026-01-01', '2026-01-31'], dataDir, port);
+    const r = await cli(['backfill-prices', '2026-01-01', '2026-01-31'], dataDir);
     expect(r.code, r.output).toBe(0);
     expect(r.output).toContain(
       'backfill-prices 2026-01-01..2026-01-31: 5952 new price rows, 1488 new hourly rows',
@@ -85,7 +86,7 @@ describe('commands beside a running service', () => {
       complete: true,
       items: expect.toSatisfy((items: unknown[]) => items.length === 96),
     });
-    const bad = await cli(['backfill-prices', '1990-01-01', '1990-01-02'], dataDir, port);
+    const bad = await cli(['backfill-prices', '1990-01-01', '1990-01-02'], dataDir);
     expect(bad.code).toBe(2);
     expect(bad.output).toContain(
       'backfill-prices: the running service answered 400: querystring.from: must be a day on or after 1999-07-01',
@@ -95,11 +96,11 @@ describe('commands beside a running service', () => {
   it('import-solar sends each file to the service: a good one is stored, a bad one is refused by line', async () => {
     const badFile = path.join(await tmp(), 'bad.csv');
     await writeFile(badFile, 'timestamp,energy_kwh\n');
-    const r = await cli(['import-solar', 'examples/solar-sample.csv', badFile], dataDir, port);
+    const r = await cli(['import-solar', 'examples/solar-sample.csv', badFile], dataDir);
     expect(r.code, r.output).toBe(1);
     expect(r.output).toContain('examples/solar-sample.csv: 49 rows, 49 new, 0 already stored');
     expect(r.output).toContain(`${badFile}: nothing imported (1 bad row shown)`);
-    const again = await cli(['import-solar', path.join(ROOT, 'examples/solar-sample.csv')], dataDir, port);
+    const again = await cli(['import-solar', path.join(ROOT, 'examples/solar-sample.csv')], dataDir);
     expect(again.code, again.output).toBe(0);
     expect(again.output).toContain('solar-sample.csv: 49 rows, 0 new, 49 already stored');
   }, 120_000);
@@ -108,7 +109,7 @@ describe('commands beside a running service', () => {
     // last month: every day of it is past
     const firstOfThisMonth = `${danishDate(new Date()).slice(0, 7)}-01`;
     const month = addDays(firstOfThisMonth, -1).slice(0, 7);
-    const r = await cli(['sync-month', month], dataDir, port);
+    const r = await cli(['sync-month', month], dataDir);
     expect(r.code, r.output).toBe(0);
     expect(r.output).toMatch(
       new RegExp(
@@ -118,12 +119,7 @@ describe('commands beside a running service', () => {
   }, 240_000);
 
   it('says which token is wrong when API_TOKEN differs from the service’s', async () => {
-    const run = runSatwatt(['ledger-rebuild'], {
-      ...env,
-      API_TOKEN: 'another-token-0123456789',
-      DATA_DIR: dataDir,
-      PORT: port,
-    });
+    const run = runSatwatt(['ledger-rebuild'], { API_TOKEN: 'another-token-0123456789', DATA_DIR: dataDir });
     expect(await run.exited).toBe(2);
     expect(run.output()).toContain(
       'ledger-rebuild: the running service answered 401: the bearer token is not valid (API_TOKEN here must be the running service’s)',
@@ -135,15 +131,15 @@ describe('backup through the running service, restore, and a start on the restor
   let restoredDir: string;
   it('restores into an empty folder a backup the service sent, and the restored service answers the same', async () => {
     const file = path.join(await tmp(), 'satwatt.tar.gz');
-    const b = await cli(['backup', file], dataDir, port);
+    const b = await cli(['backup', file], dataDir);
     expect(b.code, b.output).toBe(0);
     expect(b.output).toContain(
-      `backup: the database in ${dataDir} is in use by process ${service.proc.child.pid}`,
+      `backup: the database in ${dataDir} is held by the satwatt at ${service.base} (process ${service.proc.child.pid})`,
     );
     restoredDir = await tmp();
-    const r = await cli(['restore', file], restoredDir, port);
+    const r = await cli(['restore', file], restoredDir);
     expect(r.code, r.output).toBe(0);
-    const twice = await cli(['restore', file], restoredDir, port);
+    const twice = await cli(['restore', file], restoredDir);
     expect(twice.code).toBe(2);
     expect(twice.output).toContain(`restore: ${restoredDir} already holds a database`);
 

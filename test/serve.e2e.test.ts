@@ -32,7 +32,10 @@ describe('satwatt serve, as a process (compiled, as npm start runs it)', () => {
 
         const second = runSatwatt(['serve'], { ...env, PORT: String(await freePort()) }, compiled);
         expect(await second.exited, second.output()).toBe(1);
-        expect(second.output()).toMatch(/is in use by process \d+/);
+        expect(second.output()).toContain(
+          `serve: the database in ${env.DATA_DIR} is held by the satwatt at http://127.0.0.1:${port} ` +
+            `(process ${first.child.pid}); only one process may open it`,
+        );
       } finally {
         first.child.kill('SIGTERM');
       }

@@ -5,6 +5,7 @@ import type { MqttBroker } from '../config.js';
 import type { FeedHealth } from '../shared/health.js';
 import type { Clock } from '../shared/clock.js';
 import { sleep } from '../shared/sleep.js';
+import { guardIncomingPackets, MAX_INCOMING_PACKET_BYTES, PacketTooLarge } from './packet-guard.js';
 import type { Outbox } from './publisher.js';
 
 export interface SessionOptions {
@@ -36,6 +37,8 @@ export class BrokerSession {
   /** Clients being closed on purpose, whose errors and close are no failure. */
   private readonly leaving = new WeakSet<MqttClient>();
   private run: { controller: AbortController; done: Promise<void> } | null = null;
+  /** 5 until a broker refuses it. */
+  private protocolVersion: 4 | 5 = 5;
 
   private readonly broker: MqttBroker;
   private readonly will: { topic: string; payload: string };
@@ -124,7 +127,14 @@ export class BrokerSession {
         connectTimeout: this.opts.connectTimeoutMs,
         reconnectPeriod: 0,
         will: { topic: this.will.topic, payload: Buffer.from(this.will.payload), qos: 1, retain: true },
+        // MQTT 5 lets the broker know the largest packet taken, so it does not send a larger one
+        protocolVersion: this.protocolVersion,
+        ...(this.protocolVersion === 5
+          ? { properties: { maximumPacketSize: MAX_INCOMING_PACKET_BYTES } }
+          : {}),
       });
+      // and whatever the broker does, a larger one closes the connection as its header arrives
+      guardIncomingPackets(client.stream, MAX_INCOMING_PACKET_BYTES);
       this.client = client;
       const upMs = await this.session(client, signal);
       // on a stop the client is stop()'s, to say goodbye on it
@@ -157,7 +167,19 @@ export class BrokerSession {
       signal.addEventListener('abort', finish, { once: true });
       client.on('error', (e) => {
         erred = true;
-        if (!this.leaving.has(client)) this.health.failure(this.scrub(e.message));
+        if (this.leaving.has(client)) return;
+        this.health.failure(this.scrub(e.message));
+        const code = (e as { code?: unknown }).code;
+        // a broker of MQTT 3.1.1 only refuses 5 (3.1.1's code 1, or 5's 132): speak 3.1.1 to it
+        if (!up && this.protocolVersion === 5 && (code === 1 || code === 132)) {
+          this.protocolVersion = 4;
+          this.deps.log.warn(
+            { broker: this.scrub(this.broker.url) },
+            'mqtt: the broker does not speak MQTT 5; using 3.1.1',
+          );
+        }
+        if (e instanceof PacketTooLarge)
+          this.deps.log.warn({ err: e.message }, 'mqtt: a packet over the limit; reconnecting');
       });
       client.on('message', (topic, payload, packet) =>
         this.handlers.message(topic, payload.toString(), packet.retain),
@@ -172,7 +194,9 @@ export class BrokerSession {
         this.health.success();
         if (this.deps.subscriptions.length > 0)
           client.subscribe(this.deps.subscriptions, { qos: 1 }, (e) => {
-            if (e) this.health.failure(this.scrub(e.message));
+            // a subscription cut short by a lost connection is no failure of its own: the
+            // connection's error or close says why (and would be hidden behind this)
+            if (e && client.connected) this.health.failure(this.scrub(e.message));
           });
         this.handlers.connected({
           publish: (topic, payload) =>

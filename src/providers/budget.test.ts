@@ -85,6 +85,48 @@ describe('CallBudget', () => {
     expect(b.tryTake()).toBe(0);
   });
 
+  it("leaves its headroom to the household's own requests: background work waits, a request takes it at once", async () => {
+    const clock = manualClock();
+    const b = new CallBudget('p', { calls: 6, perMs: 300, headroom: 2, source: 'test' }, clock);
+    for (let i = 0; i < 4; i++) await b.take('wait');
+    // a background caller now waits for the window; the headroom stays free
+    const background = b.take('wait');
+    let waited = true;
+    void background.then(() => (waited = false));
+    await b.take('owner');
+    await b.take('owner');
+    // every slot is taken now: a request waits too (never refused for our own load)
+    const request = b.take('owner');
+    await new Promise((r) => setTimeout(r, 20));
+    expect(waited).toBe(true);
+    clock.move(300);
+    await Promise.all([background, request]);
+  });
+
+  it("refuses a household's request at once only while the provider itself asked us to wait", async () => {
+    const clock = manualClock();
+    const b = new CallBudget('p', { calls: 6, perMs: 10_000, headroom: 2, source: 'test' }, clock);
+    b.pause(30_000);
+    const e = await b.take('owner').then(
+      () => null,
+      (x: unknown) => x as BudgetExhausted,
+    );
+    expect(e?.message).toMatch(/the provider asked us to wait \(Retry-After\); try again in 30 s/);
+    expect(e?.problem()).toMatchObject({ status: 503, headers: { 'retry-after': '30' } });
+    // a pause about to end (a timer's hair) is waited out
+    clock.move(29_500);
+    const late = b.take('owner');
+    clock.move(500);
+    await late;
+  });
+
+  it('refuses a budget whose reserve and headroom leave no slot', () => {
+    expect(
+      () =>
+        new CallBudget('p', { calls: 4, perMs: 1_000, reserve: 2, headroom: 2, source: 't' }, manualClock()),
+    ).toThrow(/reserve and headroom are whole numbers, together below its calls/);
+  });
+
   it('stays inside each published limit', () => {
     // Energi Data Service blocks an address after 40 requests in 10 s; Eloverblik allows 120 a minute.
     expect(

@@ -6,13 +6,16 @@ import { ProviderError } from './errors.js';
 import type { ProviderDeps } from './http.js';
 
 /**
- * What a caller does when a provider's budget is spent: the household's work (a scheduler, a
- * backfill, the rates of a ledger write) waits for the next free slot and may take every slot; a
- * client's read is refused at once, so the route answers 503 with Retry-After and no call is
- * made, and it is refused already when only the budget's `reserve` is left, which is kept for
- * the household: anonymous readers cannot make the household's writes wait.
+ * What a caller does when a provider's budget is spent. Background work (a scheduler, a
+ * backfill, a job, the rates of a ledger write) waits for the next free slot ('wait'), leaving the
+ * budget's `headroom` to the household's own requests. Such a request ('owner': a private route
+ * the household calls, POST /metering/sync) waits too, ahead of the background work and with
+ * every slot open to it: our own load never refuses it; only a provider that asked us to stay
+ * away (its Retry-After) does, at once. An anonymous client's read ('refuse') is refused at once,
+ * so the route answers 503 with Retry-After and no call is made, already when only the `reserve`
+ * (and the headroom) is left: anonymous readers cannot make the household's work wait.
  */
-export type OnBusy = 'wait' | 'refuse';
+export type OnBusy = 'wait' | 'owner' | 'refuse';
 
 export interface BudgetLimit {
   /** At most this many calls start in any window of `perMs` milliseconds. */
@@ -22,18 +25,28 @@ export interface BudgetLimit {
   source: string;
   /**
    * Slots of every window that a client's read ('refuse') may not take: they are kept for the
-   * household's work ('wait'). Set where anonymous requests reach the provider.
+   * household's work ('wait', 'owner'). Set where anonymous requests reach the provider.
    */
   reserve?: number;
+  /**
+   * Slots of every window that background work ('wait') leaves to the household's own requests
+   * ('owner'), so that a catch-up taking every slot it may does not hold such a request up.
+   */
+  headroom?: number;
 }
+
+/** A provider's own pause shorter than this is waited out even by a request: a timer's hair. */
+const PAUSE_TOLERANCE_MS = 1_000;
 
 /** A call the budget refused: no request was sent; the route answers 503 with Retry-After. */
 export class BudgetExhausted extends ProviderError {
-  constructor(provider: string, retryAfterMs: number, limit: BudgetLimit, kept = 0) {
+  constructor(provider: string, retryAfterMs: number, limit: BudgetLimit, kept: number | 'paused' = 0) {
     const spent =
-      kept > 0
-        ? `call budget for reads spent (${limit.calls - kept} of ${limit.calls} calls per ${limit.perMs / 1000} s; ${kept} kept for the household's writes and schedules)`
-        : `call budget spent (${limit.calls} calls per ${limit.perMs / 1000} s)`;
+      kept === 'paused'
+        ? 'the provider asked us to wait (Retry-After)'
+        : kept > 0
+          ? `call budget for reads spent (${limit.calls - kept} of ${limit.calls} calls per ${limit.perMs / 1000} s; ${kept} kept for the household's writes and schedules)`
+          : `call budget spent (${limit.calls} calls per ${limit.perMs / 1000} s)`;
     super(provider, `${spent}; try again in ${Math.ceil(retryAfterMs / 1000)} s`, {
       status: 429,
       transient: false,
@@ -63,8 +76,12 @@ export class CallBudget {
     if (!(limit.calls >= 1 && limit.perMs > 0))
       throw new Error(`${provider}: a budget needs calls ≥ 1 and perMs > 0`);
     const reserve = limit.reserve ?? 0;
-    if (!(Number.isInteger(reserve) && reserve >= 0 && reserve < limit.calls))
-      throw new Error(`${provider}: a budget's reserve is a whole number below its calls`);
+    const headroom = limit.headroom ?? 0;
+    const whole = (n: number) => Number.isInteger(n) && n >= 0;
+    if (!(whole(reserve) && whole(headroom) && reserve + headroom < limit.calls))
+      throw new Error(
+        `${provider}: a budget's reserve and headroom are whole numbers, together below its calls`,
+      );
   }
 
   /**
@@ -84,20 +101,29 @@ export class CallBudget {
     return 0;
   }
 
-  /** Takes a slot, waiting for one (`wait`) or refusing with BudgetExhausted (`refuse`). */
+  /**
+   * Takes a slot: waiting for one (`wait`, `owner`; background work keeps the headroom free, so
+   * the household's requests get the slots that free first), or refusing with BudgetExhausted.
+   */
   async take(onBusy: OnBusy, signal?: AbortSignal): Promise<void> {
+    const headroom = this.limit.headroom ?? 0;
+    const keep =
+      onBusy === 'refuse' ? (this.limit.reserve ?? 0) + headroom : onBusy === 'wait' ? headroom : 0;
     for (;;) {
       if (signal?.aborted) throw new ProviderError(this.provider, 'call cancelled', { transient: false });
-      const keep = onBusy === 'refuse' ? (this.limit.reserve ?? 0) : 0;
+      const paused = this.pausedUntil - this.clock.monotonicMs();
+      if (onBusy === 'owner' && paused > PAUSE_TOLERANCE_MS) this.refuse(paused, 'paused');
       const wait = this.tryTake(keep);
       if (wait === 0) return;
-      if (onBusy === 'refuse') {
-        this.refused++;
-        this.onRefused();
-        throw new BudgetExhausted(this.provider, wait, this.limit, keep);
-      }
+      if (onBusy === 'refuse') this.refuse(wait, keep);
       await sleep(wait, signal ?? NEVER);
     }
+  }
+
+  private refuse(retryAfterMs: number, kept: number | 'paused'): never {
+    this.refused++;
+    this.onRefused();
+    throw new BudgetExhausted(this.provider, retryAfterMs, this.limit, kept);
   }
 
   /** The provider asked us to stay away this long (a 429 or 503 with Retry-After). */
@@ -123,8 +149,16 @@ export const BUDGET_LIMITS = {
     reserve: 10,
     source: 'Energi Data Service: 40 requests / 10 s per IP (api guide)',
   },
-  /** Published: 120 calls per minute per IP for data endpoints. Half of it. */
-  eloverblik: { calls: 60, perMs: 60_000, source: 'Eloverblik: 120 calls / min per IP (data endpoints)' },
+  /**
+   * Published: 120 calls per minute per IP for data endpoints. Half of it; the daily catch-up
+   * (about four calls a day, 31 days a run) leaves 12 a minute to the household's own syncs.
+   */
+  eloverblik: {
+    calls: 60,
+    perMs: 60_000,
+    headroom: 12,
+    source: 'Eloverblik: 120 calls / min per IP (data endpoints)',
+  },
   /** Published: 2 calls per minute per IP for the token endpoint; the token is cached for 24 h. */
   eloverblikToken: { calls: 2, perMs: 60_000, source: 'Eloverblik: 2 calls / min per IP (token endpoint)' },
   /**

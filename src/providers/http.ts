@@ -41,7 +41,7 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Overrides the provider's default for this call. */
   retries?: number;
-  /** When the budget is spent: wait for a slot (background work, the default) or refuse at once (a client's request). */
+  /** When the budget is spent: wait for a slot (background work, the default; the household's own request, ahead of it) or refuse at once (an anonymous read). */
   onBusy?: OnBusy;
 }
 
@@ -69,8 +69,12 @@ export class HttpProvider {
     for (let attempt = 0; ; attempt++) {
       try {
         // Only a first attempt may be refused: a retry has already waited out the provider's
-        // Retry-After (which paused this budget), and a timer can end a hair before the pause does.
-        await this.opts.budget.take(attempt === 0 ? (o.onBusy ?? 'wait') : 'wait', signal);
+        // Retry-After (which paused this budget), and a timer can end a hair before the pause does
+        // (an owner's request waits that hair out, and keeps going ahead of background work).
+        await this.opts.budget.take(
+          attempt === 0 || o.onBusy === 'owner' ? (o.onBusy ?? 'wait') : 'wait',
+          signal,
+        );
         const res = await this.once<T>(method, path, o, signal);
         this.opts.health?.success();
         return res;

@@ -5,6 +5,7 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { Config } from '../config.js';
 import type { CommandOutput, Progress } from '../shared/command-output.js';
 import type { JobLine } from './lines.js';
+import { serviceAddressOf, type ServiceAddress } from '../db/data-dir-lock.js';
 
 /** The satwatt that holds the embedded database, reached over its HTTP API. */
 export interface RunningService {
@@ -32,22 +33,25 @@ export class RemoteError extends Error {
   }
 }
 
-/** HOST as a client reaches it: a wildcard address means this machine's loopback. */
-export function serviceUrl(config: Pick<Config, 'host' | 'port'>): string {
-  let host = config.host;
+/** A listen address as a client reaches it: a wildcard address means this machine's loopback. */
+export function serviceUrl(address: Pick<ServiceAddress, 'host' | 'port'>): string {
+  let host = address.host;
   if (host === '0.0.0.0' || host === '') host = '127.0.0.1';
   else if (host === '::') host = '::1';
-  return `http://${isIP(host) === 6 ? `[${host}]` : host}:${config.port}`;
+  return `http://${isIP(host) === 6 ? `[${host}]` : host}:${address.port}`;
 }
 
-/** The running service at HOST:PORT, authenticated with this configuration's API_TOKEN. */
+/**
+ * The running service at the address it recorded in DATA_DIR, authenticated with this
+ * configuration's API_TOKEN when it needs one.
+ */
 export function runningService(
-  config: Pick<Config, 'host' | 'port' | 'apiToken' | 'services'>,
+  address: Pick<ServiceAddress, 'host' | 'port' | 'token'>,
+  config: Pick<Config, 'apiToken' | 'services'>,
 ): RunningService {
-  const url = serviceUrl(config);
-  const headers: Record<string, string> = config.apiToken
-    ? { authorization: `Bearer ${config.apiToken}` }
-    : {};
+  const url = serviceUrl(address);
+  const headers: Record<string, string> =
+    address.token && config.apiToken ? { authorization: `Bearer ${config.apiToken}` } : {};
 
   const request = async (verb: string, method: string, path: string, init: RequestInit = {}) => {
     let res: Response;
@@ -57,7 +61,7 @@ export function runningService(
       const cause = (e as { cause?: { code?: string; message?: string } }).cause;
       throw new RemoteError(
         `${verb}: no satwatt answers at ${url} (${cause?.code ?? cause?.message ?? (e as Error).message}) ` +
-          'to take the work: is the process that holds the database a satwatt serving with this PORT and HOST?',
+          'to take the work, though the process that holds the database said it serves there',
         1,
       );
     }
@@ -144,8 +148,34 @@ async function replay(verb: string, res: Response, output: CommandOutput): Promi
 }
 
 /**
- * Runs a command in the running service that holds the embedded database, saying so first on
- * stderr; what follows is the command's own output.
+ * The service that holds DATA_DIR, from the address it recorded there once it listened; a
+ * RemoteError with the line to show when the holder serves nothing (a command, a service
+ * starting or stopping) or needs a token this configuration lacks.
+ */
+export async function findRunningService(
+  verb: string,
+  config: Pick<Config, 'dataDir' | 'apiToken' | 'services'>,
+  holder: number,
+): Promise<RunningService> {
+  const address = await serviceAddressOf(config.dataDir, holder);
+  if (!address)
+    throw new RemoteError(
+      `${verb}: the database in ${config.dataDir} is in use by process ${holder}, which serves no HTTP ` +
+        '(another command, or a satwatt starting or stopping); try again once it has finished or is serving',
+      1,
+    );
+  if (address.token && !config.apiToken)
+    throw new RemoteError(
+      `${verb}: the satwatt at ${serviceUrl(address)} (process ${holder}) holds the database in ${config.dataDir} ` +
+        'and needs its API_TOKEN: set the same API_TOKEN here (in the environment or .env)',
+      2,
+    );
+  return runningService(address, config);
+}
+
+/**
+ * Runs a command in the running service that holds the embedded database, found from DATA_DIR,
+ * saying where first on stderr; what follows is the command's own output.
  */
 export async function forwardCommand(
   command: { name: string; forward?: (args: string[], service: RunningService) => Promise<number> },
@@ -153,10 +183,19 @@ export async function forwardCommand(
   config: Config,
   holder: { pid: number },
 ): Promise<number> {
-  const service = runningService(config);
-  process.stderr.write(
-    `${command.name}: the database in ${config.dataDir} is in use by process ${holder.pid}; ` +
-      `sending the work to the satwatt at ${service.url}\n`,
-  );
+  let service: RunningService;
+  try {
+    service = await findRunningService(command.name, config, holder.pid);
+  } catch (e) {
+    if (!(e instanceof RemoteError)) throw e;
+    process.stderr.write(`${e.message}\n`);
+    return e.exitCode;
+  }
+  process.stderr.write(`${sentTo(command.name, config.dataDir, holder.pid, service.url)}\n`);
   return command.forward!(args, service);
+}
+
+/** The line that says where a command's work went. */
+export function sentTo(verb: string, dataDir: string, pid: number, url: string): string {
+  return `${verb}: the database in ${dataDir} is held by the satwatt at ${url} (process ${pid}); sending the work there`;
 }

@@ -11,5 +11,5 @@ export function importServiceOf(ctx: AppContext, rates: RatesService): ImportSer
 /** Exchange exports into the ledger: POST /api/imports. */
 export function createImportsFeature(ctx: AppContext, deps: { rates: RatesService }): Feature {
   const imports = importServiceOf(ctx, deps.rates);
-  return { name: 'imports', routes: (app) => importRoutes(app, imports) };
+  return { name: 'imports', routes: (app) => importRoutes(app, imports, ctx.shutdown) };
 }

@@ -1,7 +1,9 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { App } from '../../context.js';
+import { JobLines, streamJob } from '../../http/jobs.js';
 import { HttpProblem, problemBody, problems } from '../../http/problem.js';
+import { IMPORT_JOB_MAX_BYTES, importLedgerText } from './command.js';
 import * as s from './schemas.js';
 import { ImportOptionRefused, ImportRefused, type ImportService } from './service.js';
 
@@ -16,7 +18,7 @@ const EXAMPLE = [
   'LWDR1-AAAAA-AAAAAA,AWDR1-AAAAA-AAAAAA,2025-03-04 10:00:00,withdrawal,,currency,XXBT,-0.0059000000,0.0001000000,0.0000000000',
 ].join('\n');
 
-export async function importRoutes(app: App, imports: ImportService): Promise<void> {
+export async function importRoutes(app: App, imports: ImportService, shutdown: AbortSignal): Promise<void> {
   // A scope of its own, so that only this route reads CSV bodies, and reads up to 16 MiB of them.
   await app.register(async (plain) => {
     const scope = plain.withTypeProvider<TypeBoxTypeProvider>();
@@ -25,6 +27,39 @@ export async function importRoutes(app: App, imports: ImportService): Promise<vo
       ['text/csv', 'text/plain'],
       { parseAs: 'string', bodyLimit: s.IMPORT_MAX_BYTES },
       (_request, body, done) => done(null, body),
+    );
+    scope.post(
+      '/api/jobs/import-ledger',
+      {
+        bodyLimit: IMPORT_JOB_MAX_BYTES,
+        schema: {
+          tags: ['jobs'],
+          security: [{ bearer: [] }],
+          summary:
+            'import-ledger: one exchange export (the body, text/csv), all or nothing, its lines streamed',
+          description:
+            '`npm run cli -- import-ledger` sends its file here when this service holds the embedded database. ' +
+            `At most ${IMPORT_JOB_MAX_BYTES} bytes.`,
+          querystring: s.ImportJobQuery,
+          consumes: ['text/csv'],
+          response: { 200: JobLines, ...problems(400, 401, 413, 415, 429) },
+        },
+      },
+      (req, reply) => {
+        const { name, source, exchange, to_wallet, dry_run } = req.query;
+        if (typeof req.body !== 'string') throw new HttpProblem(400, 'body: send the file as text/csv');
+        const text = req.body;
+        streamJob(req, reply, shutdown, (output, signal) =>
+          importLedgerText(
+            imports,
+            name,
+            text,
+            { source, exchange, to_wallet, dry_run: dry_run ?? false },
+            output,
+            signal,
+          ),
+        );
+      },
     );
     scope.post(
       '/api/imports',

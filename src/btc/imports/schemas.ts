@@ -28,6 +28,20 @@ export const ImportQuery = Type.Object(
   { additionalProperties: false },
 );
 
+/** The job route's query: the import's, and the file's name as the command line gave it. */
+export const ImportJobQuery = Type.Object(
+  {
+    ...ImportQuery.properties,
+    name: Type.String({
+      minLength: 1,
+      maxLength: 500,
+      pattern: '^[^\\u0000-\\u001f\\u007f]+$',
+      description: 'the file name as the user gave it, for the lines the import prints',
+    }),
+  },
+  { additionalProperties: false },
+);
+
 const Line = Type.Integer({ minimum: 0, description: 'the line of the file (1 is the header)' });
 export const LineNote = Type.Object({ line: Line, reason: Type.String() });
 

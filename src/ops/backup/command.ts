@@ -8,9 +8,9 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { Config } from '../../config.js';
 import type { ConfigCommand } from '../../context.js';
 import { openDatabase } from '../../db/connect.js';
-import { DataDirLockedError } from '../../db/data-dir-lock.js';
+import { dataDirHolder, DataDirLockedError, serviceAddressOf } from '../../db/data-dir-lock.js';
 import { NewerDatabaseError } from '../../db/migrate.js';
-import { RemoteError, runningService } from '../../remote/client.js';
+import { findRunningService, RemoteError, sentTo, serviceUrl } from '../../remote/client.js';
 import { commandArgs } from '../../shared/args.js';
 import { systemClock } from '../../shared/clock.js';
 import { restoreBackup, RestoreRefused } from './restore.js';
@@ -86,12 +86,10 @@ export const backupCommand: ConfigCommand = {
 };
 
 async function fromService(config: Config, file: string, pid: number, started: number): Promise<number> {
-  const service = runningService(config);
-  err(
-    `backup: the database in ${config.dataDir} is in use by process ${pid}; asking the satwatt at ${service.url}`,
-  );
   const partial = path.join(path.dirname(file), `.${path.basename(file)}.partial-${process.pid}`);
   try {
+    const service = await findRunningService('backup', config, pid);
+    err(sentTo('backup', config.dataDir, pid, service.url));
     const res = await service.download('backup', '/api/backup');
     await pipeline(
       Readable.fromWeb(res.body as WebReadableStream<Uint8Array>),
@@ -125,6 +123,17 @@ export const restoreCommand: ConfigCommand = {
     }
     if (config.database) {
       err('restore: DATABASE_URL is set; a server is restored with pg_restore from its pg_dump');
+      return 2;
+    }
+    // a folder in use is refused before anything is read, naming the service that serves from it
+    const holder = await dataDirHolder(config.dataDir);
+    if (holder !== null) {
+      const address = await serviceAddressOf(config.dataDir, holder);
+      const by = address ? `the satwatt at ${serviceUrl(address)} (process ${holder})` : `process ${holder}`;
+      err(
+        `restore: the database in ${config.dataDir} is held by ${by}; restore fills only an empty DATA_DIR ` +
+          'that no process holds: stop it, move the folder away or set DATA_DIR to a new one, then restore',
+      );
       return 2;
     }
     const started = performance.now();

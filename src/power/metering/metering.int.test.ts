@@ -195,12 +195,13 @@ describe('POST /metering/sync', () => {
     expect(new Set(rows.map((r: { time_dk: string }) => r.time_dk)).size).toBe(hours);
   });
 
-  it('stores a day once when two syncs of it run at once', async () => {
+  it('fetches and stores a day once when three syncs of it run at once: the others are answered from the first', async () => {
+    const series = () => fake.server.countOf('POST', /\/gettimeseries\/2026-06-11\//i);
     const results = await Promise.all([sync('2026-06-11'), sync('2026-06-11'), sync('2026-06-11')]);
     const bodies = results.map((r) => r.json());
-    expect(bodies.filter((b) => b.status === 'synced')).toHaveLength(1);
-    expect(bodies.filter((b) => b.status === 'already synced')).toHaveLength(2);
-    expect(bodies.reduce((s, b) => s + b.consumption, 0)).toBe(24);
+    for (const b of bodies)
+      expect(b).toEqual({ date: '2026-06-11', status: 'synced', production: 24, consumption: 24 });
+    expect(series()).toBe(1);
     expect(await count('power.consumption', '2026-06-11')).toBe(24);
     expect(await count('power.production', '2026-06-11')).toBe(24);
     expect(await count('power.meter_readings', '2026-06-11')).toBe(4 * 24);

@@ -9,7 +9,7 @@ import {
   type MeteringPointCharges,
   type TimeSeries,
 } from '../../providers/eloverblik.js';
-import { either } from '../../shared/abort.js';
+import { either, untilAborted } from '../../shared/abort.js';
 import type { Clock } from '../../shared/clock.js';
 import { addDays, danishDate, danishDayBounds, toDanishIso } from '../../shared/danish-time.js';
 import * as repo from './repository.js';
@@ -52,16 +52,20 @@ function outcome(date: string, status: SyncStatus, production = 0, consumption =
 }
 
 export class MeteringService {
+  /** The day each sync in progress is fetching, and whose request (if any) it runs for. */
+  private readonly inFlight = new Map<string, { work: Promise<SyncResult>; request?: AbortSignal }>();
+
   constructor(private readonly deps: MeteringDeps) {}
 
   /**
    * Fetches and stores one past Danish day. The provider is called outside the transaction
    * (the embedded database has one connection); the writes happen in one transaction under
    * an advisory lock of the date, which re-checks, so concurrent syncs store everything once.
+   * A sync of a day already being fetched in this process (the daily catch-up, a job, another
+   * request) waits for that one and answers its result; `request` ends only this caller's wait.
    */
   async sync(date?: string, request?: AbortSignal): Promise<SyncResult> {
-    const { db, client, clock } = this.deps;
-    const today = danishDate(clock.now());
+    const today = danishDate(this.deps.clock.now());
     const day = date ?? today;
     if (day >= addDays(today, -1)) return outcome(day, 'no data to fetch');
     const first = firstAvailableDay(today);
@@ -69,12 +73,32 @@ export class MeteringService {
       throw invalid(
         `querystring.date: ${day} is before ${first}; Eloverblik keeps only the last 5 years and the current one`,
       );
+    for (;;) {
+      const running = this.inFlight.get(day);
+      if (!running) break;
+      try {
+        return await untilAborted(running.work, request);
+      } catch (e) {
+        // the request it ran for gave up: this caller, still waiting, fetches the day itself
+        if (request?.aborted || !running.request?.aborted) throw e;
+      }
+    }
+    const work = this.fetchAndStore(day, request).finally(() => {
+      if (this.inFlight.get(day)?.work === work) this.inFlight.delete(day);
+    });
+    this.inFlight.set(day, { work, request });
+    return work;
+  }
+
+  private async fetchAndStore(day: string, request: AbortSignal | undefined): Promise<SyncResult> {
+    const { db, client } = this.deps;
     const { start, end } = danishDayBounds(day);
     if (await repo.hasConsumptionBetween(db, start, end)) return outcome(day, 'already synced');
 
     const signal = this.deps.shutdown ? either(this.deps.shutdown, request) : request;
-    // A client's request is refused (503, Retry-After) when the provider's budget is spent; a command waits.
-    const onBusy = request ? 'refuse' : 'wait';
+    // The household's own request waits for the provider's budget ahead of the background work,
+    // never refused for our own load; a command and the daily catch-up wait behind it.
+    const onBusy = request ? 'owner' : 'wait';
     const points = await client.meteringPoints(signal, onBusy);
     const all = points.flatMap((p) => [
       { id: p.id, type: p.type, readingOccurrence: p.readingOccurrence },
