@@ -20,14 +20,14 @@ const tariff = (price: string, name = 'Nettarif C time') => ({
 });
 
 describe('the bounds of a charge', () => {
-  it('takes every tariff of a household, and a discount of a few øre, within −1..+10 DKK/kWh', () => {
-    for (const p of ['0.0976', '0.8788', '2.5', '0.008', '-0.01', '-1', '10', '0'])
+  it('takes every tariff of a household, a discount of a few øre and one of a whole tariff, within −10..+10 DKK/kWh', () => {
+    for (const p of ['0.0976', '0.8788', '2.5', '0.008', '-0.01', '-1.015888', '-10', '10', '0'])
       expect([p, chargeRefusal(tariff(p))]).toEqual([p, null]);
   });
 
   it('refuses −1,000 DKK/kWh and anything past the bounds', () => {
-    for (const p of ['-1000', '-1.0001', '10.01', '999893.8'])
-      expect(chargeRefusal(tariff(p))).toMatch(/outside its bounds -1\.\.10/);
+    for (const p of ['-1000', '-10.0001', '10.01', '999893.8'])
+      expect(chargeRefusal(tariff(p))).toMatch(/outside its bounds -10\.\.10/);
   });
 
   it('takes a subscription of 0..10,000 DKK and a fee of 0..50,000 DKK; none is negative', () => {

@@ -61,16 +61,17 @@ export const CLOCK_SKEW_MS = 60_000;
 
 /**
  * A household's charges, DKK excl. VAT, as its meter (Eloverblik) and DatahubPricelist list them.
- * A tariff per kWh: every Danish one a household pays lies far inside −1..+10. The dearest are a
+ * A tariff per kWh: every Danish one a household pays lies far inside −10..+10. The dearest are a
  * grid company's winter peak (about 1 to 2.5 DKK/kWh) and the electricity tax (at most about
  * 1 DKK/kWh, 0.008 from 2026); Energinet's tariffs are øre. A discount published as a negative
- * tariff (Dinel's TCL<100_52, N1's CD R) takes off a few øre; −1 DKK/kWh would take off more than
- * any grid tariff it offsets. A subscription, per month (P1M) or day (P1D): a C-customer's is tens
+ * tariff (Dinel's TCL<100_52, N1's CD R) mostly takes off a few øre, but can take off a whole
+ * tariff: N1 waived its own in December 2022 with a CD R of −1.015888, the CD of those hours. So a
+ * discount reaches at most minus the dearest tariff; −1,000 DKK/kWh is no discount. A subscription, per month (P1M) or day (P1D): a C-customer's is tens
  * of kroner a month, the largest DataHub lists (for big customers) thousands; none is negative,
  * nothing pays the household for being connected. A one-off fee (a reminder, a reconnection, a
  * meter test) costs hundreds to a few thousand kroner. Outside these bounds it is no charge.
  */
-export const TARIFF_DKK_KWH: Range = { min: -1, max: 10 };
+export const TARIFF_DKK_KWH: Range = { min: -10, max: 10 };
 export const SUBSCRIPTION_DKK: Range = { min: 0, max: 10_000 };
 export const FEE_DKK: Range = { min: 0, max: 50_000 };
 const CHARGE_RANGE = { tariff: TARIFF_DKK_KWH, subscription: SUBSCRIPTION_DKK, fee: FEE_DKK } as const;
