@@ -3,7 +3,6 @@ import swaggerUi from '@fastify/swagger-ui';
 import websocket from '@fastify/websocket';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
-import { sql } from 'kysely';
 import { Type } from 'typebox';
 import type { Config } from './config.js';
 import type { App, AppContext, Feature, Services } from './context.js';
@@ -167,7 +166,7 @@ function registerHealth(app: App, ctx: AppContext) {
       const started = performance.now();
       let dbError: string | null = null;
       try {
-        await sql`select 1`.execute(ctx.database.db);
+        await ctx.database.check();
       } catch (e) {
         dbError = (e as Error).message;
       }
