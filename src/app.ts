@@ -16,6 +16,7 @@ import { lazySerializers } from './http/lazy-compile.js';
 import { Problem, errorHandler, problems, sendProblem } from './http/problem.js';
 import { registerRequestTimeout } from './http/timeout.js';
 import { Nullable } from './http/types.js';
+import { requireUtf8 } from './http/utf8.js';
 import { validatorCompiler } from './http/validation.js';
 import { createBackupFeature } from './ops/backup/index.js';
 import { createMqttFeature, type MqttOptions } from './mqtt/index.js';
@@ -55,6 +56,7 @@ export async function buildApp(
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler());
+  requireUtf8(app);
   registerRequestTimeout(app, ctx.config.limits.requestTimeoutMs);
   app.decorateRequest('authenticated', false);
   if (ctx.config.apiToken === null) app.addHook('onRequest', openModeGuard(ctx.config.limits.corsOrigins));

@@ -2,6 +2,7 @@ import { Presets, SingleBar } from 'cli-progress';
 import { readFile, stat } from 'node:fs/promises';
 import type { CliCommand } from '../../context.js';
 import { commandArgs } from '../../shared/args.js';
+import { decodeUtf8, utf8Refusal } from '../../shared/utf8.js';
 import { createRatesService } from '../rates/index.js';
 import type { RatesService } from '../rates/service.js';
 import { importServiceOf } from './index.js';
@@ -52,7 +53,14 @@ export function importLedgerCommand(opts: ImportLedgerOptions = {}): CliCommand 
       if (large) bar.start(1, 0, { phase: 'reading' });
       const service = importServiceOf(ctx, opts.rates ?? createRatesService(ctx));
       try {
-        const text = await readFile(file, 'utf8');
+        const bytes = await readFile(file);
+        const notUtf8 = utf8Refusal(bytes, { lines: true });
+        if (notUtf8) {
+          bar.stop();
+          err(`${file}: ${notUtf8}; nothing imported`);
+          return 1;
+        }
+        const text = decodeUtf8(bytes);
         const r = await service.importLedger(text, options, {
           onProgress: (phase, done, total) => {
             if (!large) return;

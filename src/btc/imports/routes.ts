@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { App } from '../../context.js';
 import { HttpProblem, problemBody, problems } from '../../http/problem.js';
+import { bodyText } from '../../http/utf8.js';
 import * as s from './schemas.js';
 import { ImportOptionRefused, ImportRefused, type ImportService } from './service.js';
 
@@ -23,8 +24,14 @@ export async function importRoutes(app: App, imports: ImportService): Promise<vo
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser(
       ['text/csv', 'text/plain'],
-      { parseAs: 'string', bodyLimit: s.IMPORT_MAX_BYTES },
-      (_request, body, done) => done(null, body),
+      { parseAs: 'buffer', bodyLimit: s.IMPORT_MAX_BYTES },
+      (_request, body, done) => {
+        try {
+          done(null, bodyText(body as Buffer, { lines: true }));
+        } catch (e) {
+          done(e as Error, undefined);
+        }
+      },
     );
     scope.post(
       '/api/imports',
