@@ -17,6 +17,7 @@ import { Problem, errorHandler, problems, sendProblem } from './http/problem.js'
 import { registerRequestTimeout } from './http/timeout.js';
 import { refuseUnreadInput } from './http/strict-input.js';
 import { Nullable } from './http/types.js';
+import { requireUtf8 } from './http/utf8.js';
 import { validatorCompiler } from './http/validation.js';
 import { createBackupFeature } from './ops/backup/index.js';
 import { createMqttFeature, type MqttOptions } from './mqtt/index.js';
@@ -56,6 +57,7 @@ export async function buildApp(
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler());
+  requireUtf8(app);
   registerRequestTimeout(app, ctx.config.limits.requestTimeoutMs);
   app.decorateRequest('authenticated', false);
   if (ctx.config.apiToken === null) app.addHook('onRequest', openModeGuard(ctx.config.limits.corsOrigins));
@@ -189,7 +191,7 @@ function registerHealth(app: App, ctx: AppContext) {
       const started = performance.now();
       let dbError: string | null = null;
       try {
-        await sql`select 1`.execute(ctx.database.db);
+        await ctx.database.check();
       } catch (e) {
         dbError = (e as Error).message;
       }

@@ -166,6 +166,13 @@ async function serve(config: Config): Promise<number> {
     return 1;
   }
   const { app, ctx } = runtime;
+  let exitCode = 0;
+  // an embedded database that cannot be opened again ends the process, for its service manager to start it anew
+  ctx.database.watchState((change) => {
+    if (change.state !== 'failed') return;
+    exitCode = 1;
+    onSignal('the database failed');
+  });
   stopNow = () => {
     ctx.log.info(`${signalled()}: shutting down`);
     const started = performance.now();
@@ -174,7 +181,7 @@ async function serve(config: Config): Promise<number> {
     Promise.all([forgotten, runtime.stop()]).then(
       () => {
         ctx.log.info({ ms: Math.round(performance.now() - started) }, 'stopped');
-        process.exit(0);
+        process.exit(exitCode);
       },
       (e: unknown) => {
         ctx.log.error({ err: e }, 'shutdown failed');

@@ -112,6 +112,7 @@ async function beginContext(
     budgets: createProviderBudgets(clock, health, opts.budgetLimits),
   };
   watchNotifications(ctx);
+  logDatabaseState(ctx);
   let closing: Promise<void> | null = null;
   return {
     ctx,
@@ -141,6 +142,20 @@ function watchNotifications(ctx: AppContext): void {
       feed.detail = 'reconnecting: streams miss other processes’ updates until it is back';
     }
     feed.connected = connected;
+  });
+}
+
+/** The embedded database's state in the log: broken (statements refused), opened again, or failed for good. */
+function logDatabaseState(ctx: AppContext): void {
+  ctx.database.watchState((change) => {
+    if (change.state === 'broken')
+      ctx.log.error(
+        { error: change.error },
+        'the embedded database stopped answering in step: requests are answered 503 while it is opened again',
+      );
+    else if (change.state === 'reopened')
+      ctx.log.warn({ ms: change.ms }, 'the embedded database is open again');
+    else ctx.log.fatal({ error: change.error }, 'the embedded database cannot be opened again');
   });
 }
 

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PGLITE_INITDB_PARAMS, pgliteStartParams } from './connect.js';
+import { DatabaseUnavailable } from './errors.js';
 import { PgliteThread } from './pglite-thread.js';
 
 const options = {
@@ -59,6 +60,32 @@ describe('PGlite on its own thread', () => {
     await pg.query("select pg_notify('news', 'two')");
     await pg.query('select 1');
     expect(heard).toEqual(['one']);
+  });
+
+  it('stays in use after an error of its own that left Postgres in step (a value it cannot serialize)', async () => {
+    let broken = false;
+    void pg.broken.then(() => (broken = true));
+    await expect(pg.query('select $1::json as j', [10n])).rejects.toThrow(/BigInt/);
+    await pg.check();
+    expect((await pg.query<{ one: number }>('select 1 as one')).rows).toEqual([{ one: 1 }]);
+    expect(broken).toBe(false);
+  });
+
+  it('is broken, and refuses every call, once a statement threw out of the exchange with Postgres', async () => {
+    const other = PgliteThread.start(options);
+    await other.exec('create table t (a int)');
+    const params = Array.from({ length: 100_000 }, (_, i) => i);
+    const sent = other.query(
+      `insert into t (a) values ${params.map((_, i) => `($${i + 1})`).join(',')}`,
+      params,
+    );
+    await expect(sent).rejects.toThrow();
+    const broken = await other.broken;
+    expect(broken).toBeInstanceOf(DatabaseUnavailable);
+    expect(broken.message).toMatch(/stopped answering in step.*Invalid array length/);
+    await expect(other.query('select 1')).rejects.toBe(broken);
+    await expect(other.check()).rejects.toBe(broken);
+    await other.close();
   });
 
   it('refuses queries once closed, and closes twice without error', async () => {

@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { within } from '../shared/deadline.js';
+import { DatabaseUnavailable } from './errors.js';
 
 export interface PgliteThreadOptions {
   /** Folder of the database files; undefined keeps it in memory. */
@@ -29,7 +30,8 @@ type Reply =
   | { id: number; error: Record<string, string> }
   | { channel: string; payload: string }
   | { ready: true }
-  | { failed: Record<string, string> };
+  | { failed: Record<string, string> }
+  | { broken: Record<string, string> };
 
 function toError(fields: Record<string, string>): EmbeddedDatabaseError {
   return Object.assign(new EmbeddedDatabaseError(fields.message), fields);
@@ -47,6 +49,7 @@ export class PgliteThread {
   private readonly listeners = new Map<string, Set<(payload: string) => void>>();
   private nextId = 0;
   private stopped: Error | null = null;
+  private closing = false;
   closed = false;
   /** The database opened (it may have closed since). */
   opened = false;
@@ -55,8 +58,18 @@ export class PgliteThread {
   readonly ready: Promise<void>;
   private onReady: (failure: Error | null) => void = () => {};
 
+  /**
+   * Settles when the open database stops answering in step without being closed: a statement
+   * broke PGlite's exchange with Postgres, or the thread ended. Every call is refused from then
+   * on (DatabaseUnavailable) and the thread is ended; only a new one, opened from the files,
+   * answers again.
+   */
+  readonly broken: Promise<DatabaseUnavailable>;
+  private onBroken: (e: DatabaseUnavailable) => void = () => {};
+
   private constructor(worker: Worker) {
     this.worker = worker;
+    this.broken = new Promise((resolve) => (this.onBroken = resolve));
     this.ready = new Promise((resolve, reject) => {
       this.onReady = (failure) => {
         this.onReady = () => {};
@@ -70,8 +83,8 @@ export class PgliteThread {
     // a caller that never awaits `ready` learns of a failure from its first query
     this.ready.catch(() => {});
     worker.on('message', (m: Reply) => this.onMessage(m));
-    worker.on('error', (e) => this.fail(e));
-    worker.on('exit', (code) => this.fail(new Error(`the embedded database's thread exited (${code})`)));
+    worker.on('error', (e) => this.breakOff(e));
+    worker.on('exit', (code) => this.breakOff(new Error(`the embedded database's thread exited (${code})`)));
   }
 
   /** Starts the thread, which opens the database while the caller goes on. */
@@ -89,6 +102,7 @@ export class PgliteThread {
   private onMessage(m: Reply): void {
     if ('ready' in m) return this.onReady(null);
     if ('failed' in m) return this.onReady(toError(m.failed));
+    if ('broken' in m) return this.breakOff(toError(m.broken));
     if ('channel' in m) {
       for (const handler of this.listeners.get(m.channel) ?? []) handler(m.payload);
       return;
@@ -98,6 +112,18 @@ export class PgliteThread {
     this.pending.delete(m.id);
     if (m.error) call.reject(toError(m.error));
     else call.resolve(m.result);
+  }
+
+  /** An open database that stops answering in step (not one that fails to open, or is being closed). */
+  private breakOff(e: Error): void {
+    if (!this.opened || this.closing || this.stopped) return this.fail(e);
+    const unavailable = new DatabaseUnavailable(
+      `the embedded database stopped answering in step and is closed: ${e.message}`,
+      { cause: e },
+    );
+    this.fail(unavailable);
+    this.onBroken(unavailable);
+    void this.worker.terminate();
   }
 
   private fail(e: Error): void {
@@ -133,6 +159,11 @@ export class PgliteThread {
     return this.call({ op: 'exec', sql });
   }
 
+  /** Probes the database with a statement whose answer is known: one that answers otherwise is broken. */
+  check(): Promise<void> {
+    return this.call({ op: 'check' });
+  }
+
   async listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>> {
     const handlers = this.listeners.get(channel) ?? new Set();
     if (handlers.size === 0) await this.call({ op: 'listen', channel });
@@ -159,7 +190,12 @@ export class PgliteThread {
    * answer is 'forced'.
    */
   async close(withinMs = Infinity): Promise<'closed' | 'forced'> {
-    if (this.closed) return 'closed';
+    this.closing = true;
+    if (this.closed) {
+      // a broken thread has been told to end; its end is waited for
+      await this.worker.terminate();
+      return 'closed';
+    }
     try {
       return (await within(this.call({ op: 'close' }), withinMs)) === 'done' ? 'closed' : 'forced';
     } finally {

@@ -125,8 +125,59 @@ port.on('message', (/** @type {Message & { id: number }} */ m) => {
 
 /** @typedef {{ op: string, sql?: string, params?: unknown[], channel?: string, to?: string, wal?: { from: string, to: string } }} Message */
 
+/**
+ * Set once PGlite answered out of step; nothing is sent to it again. PGlite parses Postgres's
+ * answers in a callback that Postgres's C code calls while it sends them: an exception there
+ * (its parser's "Invalid array length" for a statement of more than 32,767 parameters) unwinds
+ * through that C code and leaves its send half done. From then on the backend runs statements,
+ * writes included, and answers none: every query "succeeds" with no rows. Only a new instance,
+ * opened from the files, answers again (docs/operations.md, "Statements and their size").
+ */
+/** @type {Error | null} */
+let broken = null;
+
+/** A database error: Postgres's own answer, with its SQLSTATE. */
+function isDatabaseError(/** @type {unknown} */ e) {
+  const code = /** @type {{ code?: unknown }} */ (e)?.code;
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code);
+}
+
+/** Whether Postgres answers a probe as it should: its row, or an error of its own (an aborted transaction's). */
+async function inStep(/** @type {PGlite} */ pg) {
+  try {
+    const r = await pg.query('select 1 as in_step');
+    return r.rows.length === 1 && /** @type {{ in_step?: unknown }} */ (r.rows[0]).in_step === 1;
+  } catch (e) {
+    return isDatabaseError(e);
+  }
+}
+
+/** Marks the database broken and tells the main thread, which ends this thread. */
+function breakOff(/** @type {unknown} */ cause) {
+  const reason = cause instanceof Error ? cause.message : String(cause);
+  broken ??= new Error(`the embedded database answered out of step (${reason})`);
+  port.postMessage({ broken: plainError(broken) });
+}
+
 async function handle(/** @type {Message} */ m) {
+  if (broken) throw broken;
   const pg = db ?? (await opened);
+  if (m.op === 'check') {
+    if (!(await inStep(pg))) breakOff('a probe of one row answered otherwise');
+    if (broken) throw broken;
+    return null;
+  }
+  try {
+    return await run(pg, m);
+  } catch (e) {
+    // an error that is not Postgres's own answer may have cut PGlite's exchange short: probe it
+    if ((m.op === 'query' || m.op === 'exec') && !isDatabaseError(e) && !pg.closed && !(await inStep(pg)))
+      breakOff(e);
+    throw e;
+  }
+}
+
+async function run(/** @type {PGlite} */ pg, /** @type {Message} */ m) {
   switch (m.op) {
     case 'query': {
       const r = await pg.query(m.sql ?? '', m.params ?? []);

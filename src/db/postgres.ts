@@ -1,7 +1,8 @@
 import { within } from '../shared/deadline.js';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { PgConnection } from '../config.js';
+import { checkParameters } from './chunks.js';
 import type { Database } from './connect.js';
 import { PgListener } from './listener.js';
 import type { DB } from './schema.js';
@@ -10,6 +11,18 @@ import type { DB } from './schema.js';
 const OID = { INT8: 20, NUMERIC: 1700, DATE: 1082 } as const;
 const parseInt8 = (v: string) => Number(v);
 const identity = (v: string) => v;
+
+/**
+ * pg's client, refusing a statement of more parameters than the database layer sends before it is
+ * sent: past 65,535 pg's bind message overflows and the server refuses a garbled one.
+ */
+class CheckedClient extends pg.Client {}
+CheckedClient.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+  const [first, second] = args;
+  const values = Array.isArray(second) ? second : (first as { values?: unknown } | null)?.values;
+  if (Array.isArray(values)) checkParameters(values.length);
+  return (pg.Client.prototype.query as (...a: unknown[]) => unknown).apply(this, args);
+} as typeof pg.Client.prototype.query;
 
 /** A PostgreSQL server through a pool, once its first connection is made. */
 export async function openPostgres(server: PgConnection, poolSize: number): Promise<Database> {
@@ -30,7 +43,7 @@ export async function openPostgres(server: PgConnection, poolSize: number): Prom
     types: types,
     connectionTimeoutMillis: 10_000,
   };
-  const pool = new pg.Pool(poolConfig);
+  const pool = new pg.Pool({ ...poolConfig, Client: CheckedClient });
   // A connection the server ends (a restart, a failover, pg_terminate_backend) emits 'error';
   // without a listener that kills the process. The pool listens only while a client is idle, so
   // every client gets one of its own for its whole life: a query running on it fails (the route
@@ -63,6 +76,11 @@ export async function openPostgres(server: PgConnection, poolSize: number): Prom
       }
     },
     listen: (channel, onPayload) => listener.listen(channel, onPayload),
+    check: async () => {
+      const { rows } = await sql<{ in_step: number }>`select 1 as in_step`.execute(db);
+      if (rows[0]?.in_step !== 1) throw new Error('the database answered a probe of one row otherwise');
+    },
+    watchState: () => () => {},
     copyTo: null,
     watchNotifications: (watcher) => listener.watch(watcher),
     close: async ({ withinMs = Infinity } = {}) => {

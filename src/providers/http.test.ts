@@ -54,6 +54,17 @@ describe('HttpProvider against a fake server', () => {
     expect(fake.countOf('GET', '/v1/thing')).toBe(3);
   });
 
+  it('refuses an answer whose bytes are not UTF-8, naming the byte, rather than reading U+FFFD into it', async () => {
+    const latin1 = Buffer.concat([Buffer.from('{"name":"K'), Buffer.from([0xf8]), Buffer.from('benhavn"}')]);
+    fake.on('GET', '/v1/latin1', { bytes: latin1 });
+    const e = await err(provider.get('/v1/latin1'));
+    expect(e).toBeInstanceOf(ProviderError);
+    expect(e?.message).toBe(
+      'thing: answer of GET /v1/latin1 must be UTF-8: byte 0xF8 at offset 10 begins no UTF-8 sequence',
+    );
+    expect(health.ok).toBe(false);
+  });
+
   it('gives up after the configured retries with a transient error naming the provider', async () => {
     fake.failAlways({ kind: 'status', status: 502 });
     const e = await err(provider.get('/v1/thing'));

@@ -2,6 +2,7 @@ import { ExponentialBackoff, type IBackoffFactory } from 'cockatiel';
 import type { FeedHealth } from '../shared/health.js';
 import type { Clock } from '../shared/clock.js';
 import { sleep } from '../shared/sleep.js';
+import { decodeUtf8, utf8Refusal } from '../shared/utf8.js';
 import { BudgetExhausted, type CallBudget, type OnBusy } from './budget.js';
 import { ProviderError } from './errors.js';
 
@@ -125,7 +126,7 @@ export class HttpProvider {
     ) => new ProviderError(this.opts.name, message, { transient: true, ...extra });
 
     let res: Response;
-    let text: string;
+    let bytes: Buffer;
     try {
       res = await fetch(url, {
         method,
@@ -133,7 +134,7 @@ export class HttpProvider {
         body: o.body === undefined ? undefined : JSON.stringify(o.body),
         signal,
       });
-      text = await readCapped(res, this.opts.maxBytes);
+      bytes = await readCapped(res, this.opts.maxBytes);
     } catch (e) {
       if (e instanceof TooLarge)
         throw fail(`answer of ${method} ${url.pathname} is larger than ${this.opts.maxBytes} bytes`, {
@@ -151,6 +152,7 @@ export class HttpProvider {
       );
     }
     if (!res.ok) {
+      const text = bytes.toString('utf8');
       const retryAfterMs =
         parseRetryAfter(res.headers.get('retry-after'), this.opts.clock.now().getTime()) ??
         (res.status === 429 ? this.opts.rateLimitPauseMs : undefined);
@@ -164,6 +166,10 @@ export class HttpProvider {
         transient: (res.status >= 500 || res.status === 429 || res.status === 408) && !tooLong,
       });
     }
+    // an answer's text is stored (names of charges, owners): bytes that are not UTF-8 are refused, not replaced
+    const notUtf8 = utf8Refusal(bytes);
+    if (notUtf8) throw fail(`answer of ${method} ${url.pathname} ${notUtf8}`, { status: res.status });
+    const text = decodeUtf8(bytes);
     try {
       return { status: res.status, data: (text === '' ? null : JSON.parse(text)) as T, headers: res.headers };
     } catch (e) {
@@ -184,14 +190,14 @@ const NEVER = new AbortController().signal;
 
 class TooLarge extends Error {}
 
-/** The body as text, or TooLarge as soon as it (or its announced length) passes `max` bytes; the rest is not read. */
-async function readCapped(res: Response, max: number): Promise<string> {
+/** The body's bytes, or TooLarge as soon as it (or its announced length) passes `max` bytes; the rest is not read. */
+async function readCapped(res: Response, max: number): Promise<Buffer> {
   const announced = Number(res.headers.get('content-length'));
   if (Number.isFinite(announced) && announced > max) {
     await res.body?.cancel();
     throw new TooLarge();
   }
-  if (!res.body) return '';
+  if (!res.body) return Buffer.alloc(0);
   const chunks: Uint8Array[] = [];
   let size = 0;
   const reader = res.body.getReader();
@@ -205,7 +211,7 @@ async function readCapped(res: Response, max: number): Promise<string> {
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
 /** Seconds or an HTTP date, as RFC 9110 allows; `nowMs` is the clock's wall time. */

@@ -16,6 +16,8 @@ export interface FakeReply {
   json?: unknown;
   /** Sent verbatim. */
   text?: string;
+  /** Sent verbatim, as JSON: bytes a string cannot hold (not UTF-8). */
+  bytes?: Buffer;
   headers?: Record<string, string>;
   /** Waits this long before answering. */
   delayMs?: number;
@@ -146,7 +148,7 @@ function send(res: ServerResponse, reply: FakeReply) {
     'content-type': isText ? 'text/plain' : 'application/json',
     ...reply.headers,
   });
-  res.end(isText ? reply.text : JSON.stringify(reply.json ?? null));
+  res.end(reply.bytes ?? (isText ? reply.text : JSON.stringify(reply.json ?? null)));
 }
 
 function applyFault(fault: Fault, req: IncomingMessage, res: ServerResponse) {

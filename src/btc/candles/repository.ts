@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/schema.js';
+import { writeInChunks } from '../../db/chunks.js';
 import type { CandleTable, CandleTableName } from './tables.js';
 
 /** A candle as written: the table's row without the column the database fills. */
@@ -7,24 +8,25 @@ export type CandleRow = Omit<CandleTable, 'updated_at'>;
 
 /** Inserts candles, overwriting stored ones of the same start (the forming candle changes). */
 export async function upsertCandles(db: Db, table: CandleTableName, rows: CandleRow[]): Promise<number> {
-  if (rows.length === 0) return 0;
-  const res = await db
-    .insertInto(table)
-    .values(rows)
-    .onConflict((oc) =>
-      oc.columns(['pair', 'time']).doUpdateSet((eb) => ({
-        open: eb.ref('excluded.open'),
-        high: eb.ref('excluded.high'),
-        low: eb.ref('excluded.low'),
-        close: eb.ref('excluded.close'),
-        vwap: eb.ref('excluded.vwap'),
-        volume: eb.ref('excluded.volume'),
-        trades: eb.ref('excluded.trades'),
-        updated_at: sql<Date>`now()`,
-      })),
-    )
-    .executeTakeFirst();
-  return Number(res.numInsertedOrUpdatedRows ?? 0);
+  const results = await writeInChunks(db, rows, (db, chunk) =>
+    db
+      .insertInto(table)
+      .values(chunk)
+      .onConflict((oc) =>
+        oc.columns(['pair', 'time']).doUpdateSet((eb) => ({
+          open: eb.ref('excluded.open'),
+          high: eb.ref('excluded.high'),
+          low: eb.ref('excluded.low'),
+          close: eb.ref('excluded.close'),
+          vwap: eb.ref('excluded.vwap'),
+          volume: eb.ref('excluded.volume'),
+          trades: eb.ref('excluded.trades'),
+          updated_at: sql<Date>`now()`,
+        })),
+      )
+      .executeTakeFirst(),
+  );
+  return results.reduce((n, r) => n + Number(r.numInsertedOrUpdatedRows ?? 0), 0);
 }
 
 /** Inserts closed candles; one already stored is never changed. Returns how many were new. */
@@ -33,13 +35,14 @@ export async function insertClosedCandles(
   table: CandleTableName,
   rows: CandleRow[],
 ): Promise<number> {
-  if (rows.length === 0) return 0;
-  const res = await db
-    .insertInto(table)
-    .values(rows)
-    .onConflict((oc) => oc.columns(['pair', 'time']).doNothing())
-    .executeTakeFirst();
-  return Number(res.numInsertedOrUpdatedRows ?? 0);
+  const results = await writeInChunks(db, rows, (db, chunk) =>
+    db
+      .insertInto(table)
+      .values(chunk)
+      .onConflict((oc) => oc.columns(['pair', 'time']).doNothing())
+      .executeTakeFirst(),
+  );
+  return results.reduce((n, r) => n + Number(r.numInsertedOrUpdatedRows ?? 0), 0);
 }
 
 /** The latest stored candle of a pair: where the next poll resumes, and the close the next is judged against. */

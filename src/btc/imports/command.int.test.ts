@@ -69,6 +69,28 @@ describe('npm run cli -- import-ledger', () => {
     expect((await t.call('GET', '/api/wallets/5')).json().balance).toBe(0);
   });
 
+  it('writes nothing from a file whose bytes are not UTF-8, naming the byte and its line', async () => {
+    const f = path.join(dir, 'latin1.csv');
+    const lines = [KRAKEN_HEADER, ...krakenLines(steps, 'latin-')];
+    await writeFile(
+      f,
+      Buffer.concat([
+        Buffer.from(`${lines.slice(0, 3).join('\n')}\n`),
+        Buffer.from([0xe9]),
+        Buffer.from(`${lines.slice(3).join('\n')}\n`),
+      ]),
+    );
+    const c = command();
+    expect(await c.run([f, '--source', 'kraken', '--exchange', '2', '--to-wallet', '5'])).toBe(1);
+    expect(c.err).toHaveLength(1);
+    expect(c.err[0]).toMatch(
+      new RegExp(
+        `^${f}: must be UTF-8: byte 0xE9 at offset \\d+ \\(line 4\\) begins no UTF-8 sequence; nothing imported$`,
+      ),
+    );
+    expect((await t.call('GET', '/api/wallets/5')).json().balance).toBe(0);
+  });
+
   it('refuses wrong arguments with the usage, a folder, and a missing exchange', async () => {
     for (const args of [
       [],

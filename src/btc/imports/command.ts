@@ -3,6 +3,7 @@ import type { CliCommand } from '../../context.js';
 import type { RunningService } from '../../remote/client.js';
 import { commandArgs } from '../../shared/args.js';
 import { terminalOutput, type CommandOutput } from '../../shared/command-output.js';
+import { decodeUtf8, utf8Refusal } from '../../shared/utf8.js';
 import { createRatesService } from '../rates/index.js';
 import type { RatesService } from '../rates/service.js';
 import { importServiceOf } from './index.js';
@@ -117,7 +118,13 @@ export function importLedgerCommand(opts: ImportLedgerOptions = {}): CliCommand 
       if (typeof p === 'number') return p;
       const { file, size: _size, ...options } = p;
       const service = importServiceOf(ctx, opts.rates ?? createRatesService(ctx));
-      return importLedgerText(service, file, await readFile(file, 'utf8'), options, output);
+      const bytes = await readFile(file);
+      const notUtf8 = utf8Refusal(bytes, { lines: true });
+      if (notUtf8) {
+        output.err(`${file}: ${notUtf8}; nothing imported`);
+        return 1;
+      }
+      return importLedgerText(service, file, decodeUtf8(bytes), options, output);
     },
     // The file goes as the request's body: the service may not be allowed to read the user's files.
     async forward(args, service: RunningService) {

@@ -4,6 +4,7 @@ import type { Source } from './movements.js';
 import type { DayRates, StoredLot } from './plan.js';
 import type { PurchaseLotsTable } from './tables.js';
 import { LOCK_KEYS } from '../../db/lock-keys.js';
+import { writeInChunks } from '../../db/chunks.js';
 
 /** The advisory lock that lets one import at a time plan against the stored state. */
 const IMPORT_LOCK_KEY = LOCK_KEYS.ledgerImports;
@@ -59,24 +60,29 @@ export async function openLots(db: Db, exchange: number): Promise<StoredLot[]> {
   return r.rows.map((x) => ({ ...x, at: Number(x.at), remaining: Number(x.remaining) }));
 }
 
+/** The new lots' ids, in the order given (ids grow row by row). */
 export async function insertLots(db: Db, lots: readonly Omit<PurchaseLotsTable, 'id'>[]): Promise<number[]> {
-  if (lots.length === 0) return [];
-  const rows = await db.insertInto('btc.purchase_lots').values(lots).returning('id').execute();
-  return rows.map((r) => r.id).sort((a, b) => a - b);
+  const chunks = await writeInChunks(db, lots, (db, chunk) =>
+    db.insertInto('btc.purchase_lots').values(chunk).returning('id').execute(),
+  );
+  return chunks
+    .flat()
+    .map((r) => r.id)
+    .sort((a, b) => a - b);
 }
 
 export async function insertAllocations(
   db: Db,
   rows: readonly { event_id: number; lot_id: number; sats: number }[],
 ): Promise<void> {
-  if (rows.length > 0) await db.insertInto('btc.lot_allocations').values(rows).execute();
+  await writeInChunks(db, rows, (db, chunk) => db.insertInto('btc.lot_allocations').values(chunk).execute());
 }
 
 export async function insertReferences(
   db: Db,
   rows: readonly { event_id: number; source: Source; reference: string }[],
 ): Promise<void> {
-  if (rows.length > 0) await db.insertInto('btc.imported_events').values(rows).execute();
+  await writeInChunks(db, rows, (db, chunk) => db.insertInto('btc.imported_events').values(chunk).execute());
 }
 
 /** The rates the ledger stored for these days (a day not stored is absent). */

@@ -4,6 +4,7 @@ import type { App } from '../../context.js';
 import { JobLines, streamJob } from '../../http/jobs.js';
 import { HttpProblem, problemBody, problems } from '../../http/problem.js';
 import { IMPORT_JOB_MAX_BYTES, importLedgerText } from './command.js';
+import { bodyText } from '../../http/utf8.js';
 import * as s from './schemas.js';
 import { ImportOptionRefused, ImportRefused, type ImportService } from './service.js';
 
@@ -25,8 +26,14 @@ export async function importRoutes(app: App, imports: ImportService, shutdown: A
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser(
       ['text/csv', 'text/plain'],
-      { parseAs: 'string', bodyLimit: s.IMPORT_MAX_BYTES },
-      (_request, body, done) => done(null, body),
+      { parseAs: 'buffer', bodyLimit: s.IMPORT_MAX_BYTES },
+      (_request, body, done) => {
+        try {
+          done(null, bodyText(body as Buffer, { lines: true }));
+        } catch (e) {
+          done(e as Error, undefined);
+        }
+      },
     );
     scope.post(
       '/api/jobs/import-ledger',
@@ -42,6 +49,9 @@ export async function importRoutes(app: App, imports: ImportService, shutdown: A
             `At most ${IMPORT_JOB_MAX_BYTES} bytes.`,
           querystring: s.ImportJobQuery,
           consumes: ['text/csv'],
+          body: {
+            content: { 'text/csv': { schema: Type.String({ description: 'the export file itself' }) } },
+          },
           response: { 200: JobLines, ...problems(400, 401, 413, 415, 429) },
         },
       },

@@ -12,9 +12,6 @@ import * as projections from './projections.js';
 import * as repo from './repository.js';
 import type { EventRow } from './repository.js';
 
-/** Rows per INSERT of a batch: well inside PostgreSQL's 65535 parameters. */
-const CHUNK = 1000;
-
 /** Why a batch is refused: each refused event by its index in the batch. */
 export type BatchOutcome =
   { ok: true; rows: EventRow[] } | { ok: false; refused: { index: number; violation: Violation }[] };
@@ -45,10 +42,11 @@ export function movedByAll(events: readonly EventData[]): Set<number> {
 
 /**
  * Creates many events in the caller's transaction, by the same rules as one: `decide` judges
- * each in turn against the balances the ones before it leave, then the events are written a
- * chunk per statement, their wallet-days recomputed in one, every wallet that loses sats checked
- * once from the first day it does, the balances moved and the read rows added. A refusal found
- * after writing leaves the rollback to the caller; nothing is refused half.
+ * each in turn against the balances the ones before it leave, then the events are written (a
+ * chunk per statement, by the database layer's rule), their wallet-days recomputed in one
+ * statement, every wallet that loses sats checked once from the first day it does, the balances
+ * moved and the read rows added. A refusal found after writing leaves the rollback to the
+ * caller; nothing is refused half.
  */
 export async function createBatch(
   trx: Db,
@@ -73,12 +71,8 @@ export async function createBatch(
   }
   if (refused.length > 0) return { ok: false, refused };
 
-  const rows: EventRow[] = [];
-  for (let i = 0; i < events.length; i += CHUNK)
-    rows.push(...(await repo.insertEvents(trx, events.slice(i, i + CHUNK))));
-  const pairs = [...days.values()];
-  for (let i = 0; i < pairs.length; i += CHUNK)
-    await history.refreshWalletDays(trx, pairs.slice(i, i + CHUNK));
+  const rows = await repo.insertEvents(trx, events);
+  await history.refreshWalletDays(trx, [...days.values()]);
   for (const [wallet, day] of from) {
     const w = running.get(wallet)!;
     const wrong = historyViolation(

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/schema.js';
+import { writeInChunks } from '../../db/chunks.js';
 import type { DayLowest } from './events.js';
 
 /**
@@ -68,25 +69,26 @@ export async function appendToWalletDays(
   db: Db,
   rows: readonly { wallet: number; day: string; delta: number }[],
 ): Promise<void> {
-  await db
-    .insertInto('btc.wallet_days')
-    .values(
-      rows.map((r) => ({
-        wallet: r.wallet,
-        day: r.day,
-        delta: r.delta,
-        low: Math.min(0, r.delta),
-        high: Math.max(0, r.delta),
-      })),
-    )
-    .onConflict((oc) =>
-      oc.columns(['wallet', 'day']).doUpdateSet({
-        delta: sql`btc.wallet_days.delta + excluded.delta`,
-        low: sql`least(btc.wallet_days.low, btc.wallet_days.delta + excluded.delta)`,
-        high: sql`greatest(btc.wallet_days.high, btc.wallet_days.delta + excluded.delta)`,
-      }),
-    )
-    .execute();
+  const days = rows.map((r) => ({
+    wallet: r.wallet,
+    day: r.day,
+    delta: r.delta,
+    low: Math.min(0, r.delta),
+    high: Math.max(0, r.delta),
+  }));
+  await writeInChunks(db, days, (db, chunk) =>
+    db
+      .insertInto('btc.wallet_days')
+      .values(chunk)
+      .onConflict((oc) =>
+        oc.columns(['wallet', 'day']).doUpdateSet({
+          delta: sql`btc.wallet_days.delta + excluded.delta`,
+          low: sql`least(btc.wallet_days.low, btc.wallet_days.delta + excluded.delta)`,
+          high: sql`greatest(btc.wallet_days.high, btc.wallet_days.delta + excluded.delta)`,
+        }),
+      )
+      .execute(),
+  );
 }
 
 /**

@@ -1,5 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../db/schema.js';
+import { writeInChunks } from '../../db/chunks.js';
 import type { DailyRates } from '../rates/service.js';
 import type { EventData, EventType, WalletState } from './events.js';
 import type { EventsTable, WalletsTable } from './tables.js';
@@ -137,14 +138,12 @@ export function insertEvent(db: Db, e: EventData): Promise<EventRow> {
   return db.insertInto('btc.events').values(columns(e)).returning(EVENT_COLUMNS).executeTakeFirstOrThrow();
 }
 
-/** Many new events in one statement, answered in id order (the order given: ids grow row by row). */
+/** Many new events, answered in id order (the order given: ids grow row by row). */
 export async function insertEvents(db: Db, events: readonly EventData[]): Promise<EventRow[]> {
-  const rows = await db
-    .insertInto('btc.events')
-    .values(events.map(columns))
-    .returning(EVENT_COLUMNS)
-    .execute();
-  return rows.sort((a, b) => a.id - b.id);
+  const chunks = await writeInChunks(db, events.map(columns), (db, chunk) =>
+    db.insertInto('btc.events').values(chunk).returning(EVENT_COLUMNS).execute(),
+  );
+  return chunks.flat().sort((a, b) => a.id - b.id);
 }
 
 export function replaceEvent(db: Db, id: number, e: EventData): Promise<EventRow> {
@@ -199,22 +198,22 @@ export async function hasRates(db: Db, date: string): Promise<boolean> {
   return r !== undefined;
 }
 
-/** Stores days' rates in one statement; a day already stored keeps its rates. */
+/** Stores days' rates; a day already stored keeps its rates. */
 export async function saveRates(db: Db, rates: readonly DailyRates[]): Promise<void> {
-  if (rates.length === 0) return;
-  await db
-    .insertInto('btc.ledger_rates')
-    .values(
-      rates.map((r) => ({
-        date: r.date,
-        rates_date: r.rates_date,
-        usd_eur: r.usd_eur,
-        usd_dkk: r.usd_dkk,
-        eur_dkk: r.eur_dkk,
-      })),
-    )
-    .onConflict((oc) => oc.column('date').doNothing())
-    .execute();
+  const rows = rates.map((r) => ({
+    date: r.date,
+    rates_date: r.rates_date,
+    usd_eur: r.usd_eur,
+    usd_dkk: r.usd_dkk,
+    eur_dkk: r.eur_dkk,
+  }));
+  await writeInChunks(db, rows, (db, chunk) =>
+    db
+      .insertInto('btc.ledger_rates')
+      .values(chunk)
+      .onConflict((oc) => oc.column('date').doNothing())
+      .execute(),
+  );
 }
 
 /** Dates of fiat-carrying events whose rates the ledger has not stored yet. */

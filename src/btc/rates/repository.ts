@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
-import type { Db } from '../../db/schema.js';
+import { sql, type OnConflictBuilder } from 'kysely';
+import type { DB, Db } from '../../db/schema.js';
+import { writeInChunks } from '../../db/chunks.js';
 import type { DailyRates } from './service.js';
 
 // Dates as text: the embedded database's driver would otherwise turn them into Date objects.
@@ -42,29 +43,32 @@ export async function findLatest(db: Db): Promise<DailyRates | undefined> {
  * Returns the record now stored.
  */
 export async function upsert(db: Db, record: DailyRates): Promise<DailyRates> {
-  const stored = await upsertAll(db, [record]).returning(COLUMNS).executeTakeFirst();
+  const stored = await db
+    .insertInto('btc.currency_rates')
+    .values(record)
+    .onConflict(laterPublication)
+    .returning(COLUMNS)
+    .executeTakeFirst();
   return stored ?? (await findByDate(db, record.date))!;
 }
 
-/** Stores many days' records in one statement, so all or none, by upsert's rule. */
+/** Stores many days' records, all or none, by upsert's rule. */
 export async function upsertMany(db: Db, records: readonly DailyRates[]): Promise<void> {
-  if (records.length > 0) await upsertAll(db, records).execute();
+  await writeInChunks(db, records, (db, chunk) =>
+    db.insertInto('btc.currency_rates').values(chunk).onConflict(laterPublication).execute(),
+  );
 }
 
-function upsertAll(db: Db, records: readonly DailyRates[]) {
-  return db
-    .insertInto('btc.currency_rates')
-    .values([...records])
-    .onConflict((oc) =>
-      oc
-        .column('date')
-        .doUpdateSet((eb) => ({
-          rates_date: eb.ref('excluded.rates_date'),
-          usd_eur: eb.ref('excluded.usd_eur'),
-          usd_dkk: eb.ref('excluded.usd_dkk'),
-          eur_dkk: eb.ref('excluded.eur_dkk'),
-          fetched_at: eb.ref('excluded.fetched_at'),
-        }))
-        .whereRef('excluded.rates_date', '>', 'btc.currency_rates.rates_date'),
-    );
+/** A stored day's record is replaced only by rates of a later publication day. */
+function laterPublication(oc: OnConflictBuilder<DB, 'btc.currency_rates'>) {
+  return oc
+    .column('date')
+    .doUpdateSet((eb) => ({
+      rates_date: eb.ref('excluded.rates_date'),
+      usd_eur: eb.ref('excluded.usd_eur'),
+      usd_dkk: eb.ref('excluded.usd_dkk'),
+      eur_dkk: eb.ref('excluded.eur_dkk'),
+      fetched_at: eb.ref('excluded.fetched_at'),
+    }))
+    .whereRef('excluded.rates_date', '>', 'btc.currency_rates.rates_date');
 }

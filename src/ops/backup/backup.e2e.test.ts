@@ -109,7 +109,8 @@ describe('stopping the service during a backup', { timeout: 180_000 }, () => {
     running = await startEverything({ dataDir: first.dataDir, fakes: first.fakes });
     const second = running;
     await until(second, 'the leftovers removed', async () => (await snapshots(first.dataDir)).length === 0);
-    expect((await readdir(first.dataDir)).sort()).toEqual(['pg', 'satwatt.lock']);
+    // the running service's lock and the address it listens on
+    expect((await readdir(first.dataDir)).sort()).toEqual(['pg', 'satwatt.address', 'satwatt.lock']);
   });
 });
 

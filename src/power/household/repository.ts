@@ -1,5 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../db/schema.js';
+import { writeInChunks } from '../../db/chunks.js';
 import type { MeterLink } from './build.js';
 import type { HouseholdCharge } from './periods.js';
 import type { HouseholdChargesTable } from './tables.js';
@@ -30,27 +31,24 @@ export async function hasHouseholdCharges(db: Db): Promise<boolean> {
 }
 
 export async function insertHouseholdCharges(db: Db, rows: HouseholdCharge[]): Promise<void> {
-  if (rows.length === 0) return;
-  await db
-    .insertInto('power.household_charges')
-    .values(
-      rows.map((c) => ({
-        kind: c.kind,
-        role: c.role,
-        applies_to: c.appliesTo,
-        owner_gln: c.ownerGln,
-        owner: c.owner,
-        name: c.name,
-        code: c.code,
-        source: c.source,
-        prices_from: c.pricesFrom,
-        valid_from: c.validFrom,
-        valid_to: c.validTo,
-        resolution: c.resolution,
-        prices: `{${c.prices.join(',')}}`,
-      })),
-    )
-    .execute();
+  const charges = rows.map((c) => ({
+    kind: c.kind,
+    role: c.role,
+    applies_to: c.appliesTo,
+    owner_gln: c.ownerGln,
+    owner: c.owner,
+    name: c.name,
+    code: c.code,
+    source: c.source,
+    prices_from: c.pricesFrom,
+    valid_from: c.validFrom,
+    valid_to: c.validTo,
+    resolution: c.resolution,
+    prices: `{${c.prices.join(',')}}`,
+  }));
+  await writeInChunks(db, charges, (db, chunk) =>
+    db.insertInto('power.household_charges').values(chunk).execute(),
+  );
 }
 
 export type HouseholdChargeRow = Omit<Selectable<HouseholdChargesTable>, 'during' | 'prices'> & {

@@ -1,6 +1,7 @@
 import type { MeteringPointCharges } from '../../providers/eloverblik.js';
 import { sql, type Insertable } from 'kysely';
 import type { Db } from '../../db/schema.js';
+import { writeInChunks } from '../../db/chunks.js';
 import type {
   ChargePricesTable,
   ChargesTable,
@@ -28,36 +29,38 @@ export async function hasConsumptionBetween(db: Db, start: Date, end: Date): Pro
 
 /** Master data is the provider's current view, so a known point is updated. */
 export async function upsertMeteringPoints(db: Db, rows: Insertable<MeteringPointsTable>[]): Promise<void> {
-  if (rows.length === 0) return;
-  await db
-    .insertInto('power.metering_points')
-    .values(rows)
-    .onConflict((oc) =>
-      oc.column('metering_point_id').doUpdateSet((eb) => ({
-        parent_id: eb.ref('excluded.parent_id'),
-        type_of_mp: eb.ref('excluded.type_of_mp'),
-        settlement_method: eb.ref('excluded.settlement_method'),
-        reading_occurrence: eb.ref('excluded.reading_occurrence'),
-        meter_number: eb.ref('excluded.meter_number'),
-        postcode: eb.ref('excluded.postcode'),
-        city_name: eb.ref('excluded.city_name'),
-        balance_supplier_name: eb.ref('excluded.balance_supplier_name'),
-        synced_at: sql<Date>`now()`,
-      })),
-    )
-    .execute();
+  await writeInChunks(db, rows, (db, chunk) =>
+    db
+      .insertInto('power.metering_points')
+      .values(chunk)
+      .onConflict((oc) =>
+        oc.column('metering_point_id').doUpdateSet((eb) => ({
+          parent_id: eb.ref('excluded.parent_id'),
+          type_of_mp: eb.ref('excluded.type_of_mp'),
+          settlement_method: eb.ref('excluded.settlement_method'),
+          reading_occurrence: eb.ref('excluded.reading_occurrence'),
+          meter_number: eb.ref('excluded.meter_number'),
+          postcode: eb.ref('excluded.postcode'),
+          city_name: eb.ref('excluded.city_name'),
+          balance_supplier_name: eb.ref('excluded.balance_supplier_name'),
+          synced_at: sql<Date>`now()`,
+        })),
+      )
+      .execute(),
+  );
 }
 
 /** Returns how many rows were new. */
 export async function insertReadings(db: Db, rows: MeterReadingsTable[]): Promise<number> {
-  if (rows.length === 0) return 0;
-  const inserted = await db
-    .insertInto('power.meter_readings')
-    .values(rows)
-    .onConflict((oc) => oc.doNothing())
-    .returning('start_at')
-    .execute();
-  return inserted.length;
+  const inserted = await writeInChunks(db, rows, (db, chunk) =>
+    db
+      .insertInto('power.meter_readings')
+      .values(chunk)
+      .onConflict((oc) => oc.doNothing())
+      .returning('start_at')
+      .execute(),
+  );
+  return inserted.reduce((n, r) => n + r.length, 0);
 }
 
 /** A charge as the meter lists it, as a row of power.charges. */
@@ -90,12 +93,13 @@ export async function insertCharge(db: Db, row: Insertable<ChargesTable>): Promi
 }
 
 export async function insertChargePrices(db: Db, rows: ChargePricesTable[]): Promise<void> {
-  if (rows.length === 0) return;
-  await db
-    .insertInto('power.charge_prices')
-    .values(rows)
-    .onConflict((oc) => oc.doNothing())
-    .execute();
+  await writeInChunks(db, rows, (db, chunk) =>
+    db
+      .insertInto('power.charge_prices')
+      .values(chunk)
+      .onConflict((oc) => oc.doNothing())
+      .execute(),
+  );
 }
 
 /**
@@ -109,14 +113,15 @@ export async function analyzeEnergy(db: Db): Promise<void> {
 
 /** Returns how many rows were new; existing hours are kept as they are. */
 export async function insertEnergy(db: Db, table: EnergyTable, rows: HourlyEnergyTable[]): Promise<number> {
-  if (rows.length === 0) return 0;
-  const inserted = await db
-    .insertInto(table)
-    .values(rows)
-    .onConflict((oc) => oc.doNothing())
-    .returning('start_at')
-    .execute();
-  return inserted.length;
+  const inserted = await writeInChunks(db, rows, (db, chunk) =>
+    db
+      .insertInto(table)
+      .values(chunk)
+      .onConflict((oc) => oc.doNothing())
+      .returning('start_at')
+      .execute(),
+  );
+  return inserted.reduce((n, r) => n + r.length, 0);
 }
 
 export interface EnergyReadingRow {

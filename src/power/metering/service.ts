@@ -45,7 +45,6 @@ export interface MeteringDeps {
 /** Production is what the D06 meter delivers to the grid, consumption what the D07 meter takes from it. */
 const PRODUCTION_TYPE = 'D06';
 const CONSUMPTION_TYPE = 'D07';
-const CHUNK = 2000;
 
 function outcome(date: string, status: SyncStatus, production = 0, consumption = 0): SyncResult {
   return { date, status, production, consumption };
@@ -140,7 +139,7 @@ export class MeteringService {
       if (await repo.hasConsumptionBetween(trx, start, end)) return outcome(day, 'already synced');
       await repo.upsertMeteringPoints(trx, points.map(parentRow));
       await repo.upsertMeteringPoints(trx, points.flatMap(childRows));
-      for (const rows of chunks(readingRows(series))) await repo.insertReadings(trx, rows);
+      await repo.insertReadings(trx, readingRows(series));
       for (const mp of charges) {
         for (const c of mp.charges) {
           const chargeId = await repo.insertCharge(trx, repo.chargeRow(mp.meteringPointId, c));
@@ -153,12 +152,8 @@ export class MeteringService {
       }
       const hourly = (type: string) =>
         energyRows(series.filter((s) => typeOf.get(s.meteringPointId) === type));
-      let production = 0;
-      for (const rows of chunks(hourly(PRODUCTION_TYPE)))
-        production += await repo.insertEnergy(trx, 'power.production', rows);
-      let consumption = 0;
-      for (const rows of chunks(hourly(consumptionType)))
-        consumption += await repo.insertEnergy(trx, 'power.consumption', rows);
+      const production = await repo.insertEnergy(trx, 'power.production', hourly(PRODUCTION_TYPE));
+      const consumption = await repo.insertEnergy(trx, 'power.consumption', hourly(consumptionType));
       return outcome(day, 'synced', production, consumption);
     });
     if (result.status === 'synced') await repo.analyzeEnergy(db);
@@ -259,10 +254,4 @@ function energyRows(series: TimeSeries[]): HourlyEnergyTable[] {
         })),
       ),
   );
-}
-
-function chunks<T>(rows: T[]): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < rows.length; i += CHUNK) out.push(rows.slice(i, i + CHUNK));
-  return out;
 }

@@ -1,26 +1,27 @@
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../db/schema.js';
+import { writeInChunks } from '../../db/chunks.js';
 import type { SpotPrice } from '../../providers/energidataservice.js';
 import { householdTariffsAt } from '../household/sql.js';
 import type { ElpricesTable, PricesTable } from './tables.js';
 
 /** An existing (time_dk, price_area) pair is left untouched. Returns the rows inserted. */
 export async function insertPrices(db: Db, rows: SpotPrice[]): Promise<number> {
-  if (rows.length === 0) return 0;
-  const result = await db
-    .insertInto('power.prices')
-    .values(
-      rows.map((r) => ({
-        time_dk: r.timeUtc,
-        price_area: r.area,
-        resolution_minutes: r.minutes,
-        price_dkk: r.priceDkk,
-        price_eur: r.priceEur,
-      })),
-    )
-    .onConflict((oc) => oc.columns(['time_dk', 'price_area']).doNothing())
-    .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0);
+  const prices = rows.map((r) => ({
+    time_dk: r.timeUtc,
+    price_area: r.area,
+    resolution_minutes: r.minutes,
+    price_dkk: r.priceDkk,
+    price_eur: r.priceEur,
+  }));
+  const results = await writeInChunks(db, prices, (db, chunk) =>
+    db
+      .insertInto('power.prices')
+      .values(chunk)
+      .onConflict((oc) => oc.columns(['time_dk', 'price_area']).doNothing())
+      .executeTakeFirst(),
+  );
+  return results.reduce((n, r) => n + Number(r.numInsertedOrUpdatedRows ?? 0), 0);
 }
 
 /**

@@ -155,9 +155,7 @@ export class PriceService {
     const inRange = rows.filter((r) => r.timeUtc >= start && r.timeUtc < end);
     // One transaction per range: a process killed mid-way leaves whole days or none, never half a day.
     return this.deps.db.transaction().execute(async (trx) => {
-      let quarters = 0;
-      for (let i = 0; i < inRange.length; i += 2000)
-        quarters += await repo.insertPrices(trx, inRange.slice(i, i + 2000));
+      const quarters = await repo.insertPrices(trx, inRange);
       const hours = await repo.deriveElprices(trx, start, end);
       return { quarters, hours };
     });

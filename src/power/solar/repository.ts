@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/schema.js';
+import { writeInChunks } from '../../db/chunks.js';
 import type { SolarTable } from './tables.js';
 
 /** Fresh planner statistics after an import (see metering's analyzeEnergy). */
@@ -9,14 +10,15 @@ export async function analyzeSolar(db: Db): Promise<void> {
 
 /** Returns how many rows were new; an hour already stored is kept as it is. */
 export async function insertSolar(db: Db, rows: SolarTable[]): Promise<number> {
-  if (rows.length === 0) return 0;
-  const inserted = await db
-    .insertInto('power.solar')
-    .values(rows)
-    .onConflict((oc) => oc.column('start_at').doNothing())
-    .returning('start_at')
-    .execute();
-  return inserted.length;
+  const inserted = await writeInChunks(db, rows, (db, chunk) =>
+    db
+      .insertInto('power.solar')
+      .values(chunk)
+      .onConflict((oc) => oc.column('start_at').doNothing())
+      .returning('start_at')
+      .execute(),
+  );
+  return inserted.reduce((n, r) => n + r.length, 0);
 }
 
 export async function solarBetween(db: Db, start: Date, end: Date): Promise<SolarTable[]> {

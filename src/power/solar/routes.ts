@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import type { App } from '../../context.js';
 import { JobLines, streamJob } from '../../http/jobs.js';
 import { HttpProblem, problems } from '../../http/problem.js';
+import { utf8Refusal } from '../../shared/utf8.js';
 import { bufferSource, importSolarSource } from './command.js';
 import { ImportQuery, SolarQuery, SolarReadings } from './schemas.js';
 import { SOLAR_UPLOAD_MAX_BYTES, type SolarService } from './service.js';
@@ -10,7 +11,10 @@ export function solarRoutes(app: App, deps: { solar: SolarService; shutdown: Abo
   app.addContentTypeParser(
     'text/csv',
     { parseAs: 'buffer', bodyLimit: SOLAR_UPLOAD_MAX_BYTES },
-    (_request, body, done) => done(null, body),
+    (_request, body, done) => {
+      const refusal = utf8Refusal(body as Buffer, { lines: true });
+      done(refusal ? new HttpProblem(400, `body: ${refusal}`) : null, body);
+    },
   );
   app.post(
     '/api/jobs/import-solar',
