@@ -117,6 +117,7 @@ export class MeteringService {
       let consumption = 0;
       for (const rows of chunks(hourly(consumptionType)))
         consumption += await repo.insertEnergy(trx, 'power.consumption', rows);
+      if (production + consumption > 0) await repo.notifySynced(trx, day);
       return outcome(day, 'synced', production, consumption);
     });
     if (result.status === 'synced') await repo.analyzeEnergy(db);
