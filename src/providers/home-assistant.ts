@@ -55,6 +55,12 @@ interface Pending {
   timer: NodeJS.Timeout;
 }
 
+/** A frame's text, however ws hands it over. */
+export function frameText(data: WebSocket.RawData): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  return Buffer.from(data as ArrayBuffer).toString('utf8');
+}
+
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -75,7 +81,7 @@ export class HaConnection {
     readonly haVersion: string,
     private readonly timeoutMs: number,
   ) {
-    socket.on('message', (data) => this.heard(String(data)));
+    socket.on('message', (data) => this.heard(frameText(data)));
     socket.on('close', () => this.fail(new HaUnreachable('Home Assistant closed the connection')));
     socket.on('error', (e) => this.fail(new HaUnreachable(`connection to Home Assistant: ${e.message}`)));
   }
@@ -122,7 +128,7 @@ export class HaConnection {
       const onMessage = (data: WebSocket.RawData) => {
         let msg: unknown;
         try {
-          msg = JSON.parse(String(data));
+          msg = JSON.parse(frameText(data));
         } catch {
           return finish(new HaUnreachable('Home Assistant sent a message that is not JSON'));
         }

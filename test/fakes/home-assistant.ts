@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { frameText } from '../../src/providers/home-assistant.js';
 
 /**
  * Home Assistant's WebSocket API on 127.0.0.1, as its core answers it (homeassistant/components/
@@ -239,7 +240,7 @@ export class FakeHomeAssistant {
     socket.on('message', (data) => {
       let msg: unknown;
       try {
-        msg = JSON.parse(String(data));
+        msg = JSON.parse(frameText(data));
       } catch {
         return socket.close(1003);
       }
