@@ -128,6 +128,37 @@ describe('the connection to Home Assistant', () => {
     expect(body).not.toContain('hunter2');
   });
 
+  it('says an import Home Assistant refuses in /health and tries it again at the next sync, not sooner', async () => {
+    const ha = await FakeHomeAssistant.start();
+    open.push(ha);
+    ha.tokens.set('fake-ha-user-token', { admin: false });
+    const a = await app({ HA_URL: ha.url, HA_TOKEN: 'fake-ha-user-token' });
+    await insertEnergy(a.ctx.database.db, 'power.consumption', [
+      {
+        metering_point_id: '571313100000012345',
+        start_at: new Date('2026-10-21T10:00:00Z'),
+        quantity_kwh: '1',
+        quality: 'A04',
+      },
+    ]);
+    await a.startFeeds();
+    await until('the refusal', async () => (await feed(a)).failures === 1);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(ha.imports).toBe(1);
+    expect(await feed(a)).toMatchObject({
+      ok: false,
+      last_error: 'Home Assistant refused the command (unauthorized: Unauthorized)',
+    });
+    await notifySynced(a.ctx.database.db, '2026-10-21');
+    await until('the next try', () => ha.imports === 2);
+    expect(ha.hours('satwatt:grid_consumption')).toEqual([]);
+    // the next test's Home Assistant is to get only its own hour
+    await a.ctx.database.db
+      .deleteFrom('power.consumption')
+      .where('start_at', '=', new Date('2026-10-21T10:00:00Z'))
+      .execute();
+  });
+
   it('waits for a Home Assistant that is down at the start, with backoff, and writes once it is up', async () => {
     const port = await freePort();
     const a = await app({ HA_URL: `http://127.0.0.1:${port}`, HA_TOKEN: 'fake-ha-admin-token' });

@@ -33,7 +33,8 @@ export interface PendingHour {
  * spot and the charges of its hour, up to the first metered hour with an interval not priced
  * (the cost stops there, never written as 0); the production's value Σ kWh × spot, up to the
  * first hour with a production interval without a spot price. An hour written before and not
- * found now (a reading or price gone) is kept as Home Assistant holds it, in the sums after it.
+ * found now (a reading or price gone) is kept as Home Assistant holds it, in the sums after it,
+ * and stops nothing.
  */
 export async function pendingHours(db: Db, p: StatisticsPricing): Promise<PendingHour[]> {
   const intervals = meteredIntervals({ ...ALL, ...p });
@@ -56,11 +57,15 @@ export async function pendingHours(db: Db, p: StatisticsPricing): Promise<Pendin
       union all
       select ${idOf('cost')}, hour, cost from h
        where consumption is not null
-         and hour < coalesce((select min(hour) from h where not cost_priced), 'infinity')
+         and hour < coalesce((select min(hour) from h where not cost_priced and hour not in
+                                (select start_at from power.ha_statistics where statistic_id = ${idOf('cost')})),
+                             'infinity')
       union all
       select ${idOf('value')}, hour, value from h
        where production is not null
-         and hour < coalesce((select min(hour) from h where not value_priced), 'infinity')
+         and hour < coalesce((select min(hour) from h where not value_priced and hour not in
+                                (select start_at from power.ha_statistics where statistic_id = ${idOf('value')})),
+                             'infinity')
     ),
     t as (
       select coalesce(d.statistic_id, w.statistic_id) as statistic_id, coalesce(d.hour, w.start_at) as hour,

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Leadership } from '../../btc/leadership.js';
 import type { Database } from '../../db/connect.js';
 import type { Db } from '../../db/schema.js';
-import { HaAuthInvalid, HaConnection } from '../../providers/home-assistant.js';
+import { HaAuthInvalid, HaCommandError, HaConnection } from '../../providers/home-assistant.js';
 import type { Clock } from '../../shared/clock.js';
 import type { FeedHealth } from '../../shared/health.js';
 import { sleep } from '../../shared/sleep.js';
@@ -14,7 +14,7 @@ import { batches, importCommand, STATISTICS, statisticOf, utcHour, withSums } fr
 export interface HaStatisticsOptions {
   /** Hours in one import command (one statistic's). */
   batchHours: number;
-  /** How often the leader looks for hours changed by a late price or charge (or a new setting). */
+  /** How often the leader looks for hours changed by a late price or charge, besides after every sync. */
   recheckMs: number;
   /** After a metering sync is heard, the wait for the syncs of the following days before a round. */
   settleMs: number;
@@ -26,7 +26,8 @@ export interface HaStatisticsOptions {
 
 export const DEFAULT_HA_STATISTICS_OPTIONS: HaStatisticsOptions = {
   batchHours: 1_000,
-  recheckMs: 3_600_000,
+  // a look over the whole history takes about as long as /api/costs of it (docs/benchmarks.md)
+  recheckMs: 6 * 3_600_000,
   settleMs: 2_000,
   initialBackoffMs: 1_000,
   maxBackoffMs: 300_000,
@@ -163,11 +164,17 @@ export class HaStatisticsService {
         if (signal.aborted) return;
         if (e instanceof HaAuthInvalid) return this.refuse(e);
         health.failure(e, clock.now());
-        const step = backoff.next(undefined);
-        backoff = step;
-        health.detail = `${(e as Error).message}; trying again in ${Math.ceil(step.duration / 1000)} s`;
-        await sleep(step.duration, signal);
-        continue;
+        if (e instanceof HaCommandError) {
+          // the same command would be refused again: not before the next sync or the hourly look
+          health.detail = `${e.message}; tried again after the next metering sync, or in 6 hours`;
+          log.warn({ code: e.code, detail: e.detail }, 'ha-statistics: Home Assistant refused an import');
+        } else {
+          const step = backoff.next(undefined);
+          backoff = step;
+          health.detail = `${(e as Error).message}; trying again in ${Math.ceil(step.duration / 1000)} s`;
+          await sleep(step.duration, signal);
+          continue;
+        }
       }
       if (await this.wake.wait(this.opts.recheckMs, signal)) await sleep(this.opts.settleMs, signal);
     }
@@ -191,6 +198,7 @@ export class HaStatisticsService {
 
   private async round(signal: AbortSignal): Promise<RoundResult> {
     const { db, health, clock } = this.deps;
+    signal.throwIfAborted();
     const pending = await this.pending(signal);
     if (pending.length === 0 && this.reached) {
       health.success(clock.now());
