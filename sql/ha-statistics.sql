@@ -96,12 +96,20 @@ with
             h
           where
             not cost_priced
+            and hour not in (
+              select
+                start_at
+              from
+                power.ha_statistics
+              where
+                statistic_id = $10
+            )
         ),
         'infinity'
       )
     union all
     select
-      $10,
+      $11,
       hour,
       value
     from
@@ -116,6 +124,14 @@ with
             h
           where
             not value_priced
+            and hour not in (
+              select
+                start_at
+              from
+                power.ha_statistics
+              where
+                statistic_id = $12
+            )
         ),
         'infinity'
       )
