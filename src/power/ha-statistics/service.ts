@@ -9,7 +9,7 @@ import type { FeedHealth } from '../../shared/health.js';
 import { sleep } from '../../shared/sleep.js';
 import { METERING_SYNCED_CHANNEL } from '../metering/repository.js';
 import * as repo from './repository.js';
-import { batches, importCommand, STATISTICS, statisticOf, utcHour, withSums } from './statistics.js';
+import { batches, importCommand, STATISTICS, utcHour, withSums } from './statistics.js';
 
 export interface HaStatisticsOptions {
   /** Hours in one import command (one statistic's). */
@@ -260,8 +260,6 @@ export class HaStatisticsService {
   private async summary(): Promise<string> {
     const written = await repo.writtenSummary(this.deps.db);
     if (written.length === 0) return 'nothing written yet: no metered hours';
-    return written
-      .map((w) => `${statisticOf(w.statistic_id)?.id ?? w.statistic_id} through ${utcHour(w.last_start)}`)
-      .join('; ');
+    return written.map((w) => `${w.statistic_id} through ${utcHour(w.last_start)}`).join('; ');
   }
 }

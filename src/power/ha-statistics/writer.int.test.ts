@@ -1,4 +1,5 @@
 import { Big } from 'big.js';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   FakeEnergiDataService,
@@ -184,5 +185,29 @@ describe('writing the statistics', () => {
     const firstKept = cost.findIndex((h) => h.start === '2026-10-25T23:00:00.000Z');
     expect(cost[firstKept]!.state).toBe(costBefore[firstKept]!.state);
     expect(cost[firstKept]!.sum).not.toBe(costBefore[firstKept]!.sum);
+  });
+
+  it('keeps an hour whose tariff is gone as Home Assistant holds it, and goes on with the hours after', async () => {
+    const before = ha.hours('satwatt:grid_consumption_cost');
+    await sql`update power.elprices set tariff_dkk = null where time_dk = ${new Date(FIRST)}`.execute(
+      db.database.db,
+    );
+    await insertEnergy(
+      db.database.db,
+      'power.consumption',
+      [0, 1, 2, 3].map((q) => ({
+        metering_point_id: '571313100000012345',
+        start_at: new Date(END + q * 900_000),
+        quantity_kwh: '0.100',
+        quality: 'A04',
+        resolution_minutes: 15,
+      })),
+    );
+    app.clock.advance(120_000);
+    expect((await writer.writeNow()).hours).toBe(2);
+    const cost = expectChained('satwatt:grid_consumption_cost', HOURS + 1);
+    expect(cost[0]).toEqual(before[0]);
+    expect(cost.at(-1)!.start).toBe(new Date(END).toISOString());
+    expectChained('satwatt:grid_consumption', HOURS + 1);
   });
 });
