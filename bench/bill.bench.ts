@@ -38,7 +38,7 @@ const tariff = (
  * the quarter prices of both areas and their hours, and the household's charges (a grid tariff
  * by time of use, Energinet's three, a subscription).
  */
-async function seedQuarterYear(db: Db) {
+export async function seedQuarterYear(db: Db) {
   const quarters = sql`generate_series(timestamptz '2025-12-31 23:00:00+00', timestamptz '2026-12-31 22:45:00+00', interval '15 minutes')`;
   const grid = Array.from({ length: 24 }, (_, h) =>
     h < 6 ? '0.1062' : h >= 17 && h < 21 ? '0.9556' : '0.3185',

@@ -7,6 +7,7 @@ const point = '571313100000012345';
 
 const examples: QueryExamples<typeof repository> = {
   lockSyncDate: [['2026-07-02']],
+  notifySynced: [['2026-07-02']],
   analyzeEnergy: [[]],
   hasConsumptionBetween: [[start, end]],
   upsertMeteringPoints: [

@@ -130,6 +130,10 @@ set
   ),
   updated_at = now();
 
+-- src/power/metering/repository.ts notifySynced
+select
+  pg_notify ($1, $2);
+
 -- src/power/metering/repository.ts upsertMeteringPoints
 insert into
   "power"."metering_points" (

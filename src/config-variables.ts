@@ -292,6 +292,18 @@ export const VARIABLES = {
     meaning:
       "also publish the household's own figures over MQTT: portfolio value, sats and unrealized result, electricity costs of the last day metered whole and of this month through it",
   },
+  HA_URL: {
+    group: 'Home Assistant statistics',
+    default: '',
+    meaning:
+      "Home Assistant's base URL, `http://homeassistant.local:8123` or `https://…`: the metered consumption, production and their cost are written to it as long-term statistics for its Energy dashboard (see [Home Assistant](docs/homeassistant.md#energy-dashboard-statistics)); empty means off",
+  },
+  HA_TOKEN: {
+    group: 'Home Assistant statistics',
+    default: '',
+    meaning:
+      'a long-lived access token of a Home Assistant administrator, needed with `HA_URL`; it never appears in logs or `/health`',
+  },
 } as const satisfies Record<string, Variable>;
 
 export type VarName = keyof typeof VARIABLES;

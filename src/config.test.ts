@@ -241,6 +241,26 @@ describe('MQTT', () => {
     expect(problems[0]).not.toContain('hunter2');
   });
 
+  it('writes statistics to Home Assistant only with both HA_URL and HA_TOKEN', () => {
+    expect(load({}).homeAssistant).toBeNull();
+    const token = 'eyJhbGciOi.hunter2-ha-token';
+    expect(load({ HA_URL: 'http://homeassistant.local:8123/', HA_TOKEN: token }).homeAssistant).toEqual({
+      url: 'http://homeassistant.local:8123',
+      token,
+    });
+    for (const [env, line] of [
+      [{ HA_URL: 'ws://ha.lan:8123', HA_TOKEN: token }, /^HA_URL: expected Home Assistant's http/],
+      [{ HA_URL: 'homeassistant.local:8123', HA_TOKEN: token }, /^HA_URL: expected|^HA_URL: not a valid URL/],
+      [{ HA_URL: 'http://u:hunter2-ha-token@ha.lan', HA_TOKEN: token }, /^HA_URL: must not hold credentials/],
+      [{ HA_URL: 'https://ha.lan' }, /^HA_URL: needs HA_TOKEN/],
+      [{ HA_TOKEN: token }, /^HA_TOKEN: needs HA_URL/],
+    ] as const) {
+      const problems = problemsOf(env);
+      expect(problems, JSON.stringify(env)).toEqual([expect.stringMatching(line)]);
+      expect(problems[0]).not.toContain('hunter2');
+    }
+  });
+
   it.each(['a/#', '+', 'a//b', '/satwatt', 'satwatt/', 'sat watt', 'a\u0000b', 'x'.repeat(101)])(
     'refuses the topic prefix %j',
     (prefix) => {

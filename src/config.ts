@@ -122,6 +122,8 @@ export interface Config {
     /** Also publish the household's own figures (portfolio, electricity costs). */
     private: boolean;
   };
+  /** null: the statistics are not written. The token is a secret: never logged, never shown. */
+  homeAssistant: { url: string; token: string } | null;
 }
 
 export class ConfigError extends Error {
@@ -341,6 +343,25 @@ export function loadConfig(
   if (topicPrefix === discoveryPrefix)
     fail('MQTT_TOPIC_PREFIX', `must differ from MQTT_DISCOVERY_PREFIX ("${discoveryPrefix}")`, 0);
 
+  const haUrl = optional('HA_URL');
+  const haToken = optional('HA_TOKEN');
+  let homeAssistant: Config['homeAssistant'] = null;
+  if (haUrl !== null) {
+    let u: URL | null = null;
+    try {
+      u = new URL(haUrl);
+    } catch {
+      fail('HA_URL', `not a valid URL: "${haUrl.slice(0, 200)}"`, 0);
+    }
+    if (u && u.protocol !== 'http:' && u.protocol !== 'https:')
+      fail('HA_URL', `expected Home Assistant's http:// or https:// address, got "${u.protocol}"`, 0);
+    else if (u && (u.username || u.password))
+      fail('HA_URL', 'must not hold credentials: the access token goes in HA_TOKEN', 0);
+    else if (u && haToken === null)
+      fail('HA_URL', 'needs HA_TOKEN, a long-lived access token made in Home Assistant', 0);
+    else if (u && haToken !== null) homeAssistant = { url: haUrl.replace(/\/+$/, ''), token: haToken };
+  } else if (haToken !== null) fail('HA_TOKEN', 'needs HA_URL, the address of Home Assistant', 0);
+
   const logLevel = raw('LOG_LEVEL');
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel))
     fail('LOG_LEVEL', `expected one of fatal, error, warn, info, debug, trace, silent, got "${logLevel}"`, 0);
@@ -407,6 +428,7 @@ export function loadConfig(
       metering: url('METERING_FEED_URL', ['http:', 'https:']),
     },
     mqtt: { broker, topicPrefix, discoveryPrefix, private: bool('MQTT_PRIVATE') },
+    homeAssistant,
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return deepFreeze(config);

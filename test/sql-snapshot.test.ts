@@ -11,6 +11,7 @@ describe('the checked-in SQL of every repository query', () => {
         'bill',
         'candles',
         'costs',
+        'ha-statistics',
         'imports',
         'household',
         'ledger',

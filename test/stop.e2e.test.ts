@@ -7,6 +7,7 @@ import WebSocket from 'ws';
 import { openDatabase } from '../src/db/connect.js';
 import { migrate } from '../src/db/migrate.js';
 import { freshDatabase, TEST_DATABASE_URL } from './support/db.js';
+import { startAllFakes } from './fakes/all.js';
 import { generateEvents } from './support/ledger-events.js';
 import { ensureBuilt } from './support/process.js';
 import { API_TOKEN, lockTaken, startEverything, STOP_LIMIT_MS, until, type Running } from './support/stop.js';
@@ -104,6 +105,7 @@ describe('stopping the service, every feed on', { timeout: 60_000 }, () => {
     const r = running;
     for (const s of r.fakes.http) s.failAlways({ kind: 'timeout' });
     r.fakes.krakenWs.silent = true;
+    r.fakes.ha.silent = true;
     await until(
       r,
       'ready',
@@ -119,6 +121,15 @@ describe('stopping the service, every feed on', { timeout: 60_000 }, () => {
     await new Promise((res) => setTimeout(res, 200));
     await expectQuickStop('while every provider hangs', r);
     expect(await waiting).toBe(503);
+  });
+
+  it('while Home Assistant takes the statistics’ connection and never answers', async () => {
+    const fakes = await startAllFakes({ now: new Date(), feeds: true });
+    fakes.ha.silent = true;
+    running = await startEverything({ fakes });
+    const r = running;
+    await until(r, 'a connection to Home Assistant', () => r.fakes.ha.connections > 0);
+    await expectQuickStop('while Home Assistant hangs', r);
   });
 
   it('while every provider’s call budget is paused by a long Retry-After', async () => {

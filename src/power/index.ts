@@ -3,6 +3,7 @@ import type { AppContext, Feature } from '../context.js';
 import { LOCK_KEYS } from '../db/lock-keys.js';
 import { createBillFeature } from './bill/index.js';
 import { createCostsFeature } from './costs/index.js';
+import { createHaStatisticsFeature } from './ha-statistics/index.js';
 import { createChargesReadiness, createHouseholdCharges, createHouseholdFeature } from './household/index.js';
 import { createEloverblikClient, createMeteringFeature } from './metering/index.js';
 import { createPriceService, createPricesFeature } from './prices/index.js';
@@ -19,7 +20,8 @@ export function powerService(ctx: AppContext): Feature[] {
   // One Eloverblik client: the token endpoint allows two calls a minute, so its token is shared.
   const client = createEloverblikClient(ctx);
   const household = createHouseholdCharges(ctx, { prices, client });
-  // The daily metering sync runs on one process: the holder of its own advisory lock.
+  // The daily metering sync runs on one process, the holder of its own advisory lock, which also
+  // writes the statistics to Home Assistant after each sync.
   const { leadership, feature: leadershipFeature } = createLeadership(ctx, { key: METERING_SYNC_LOCK_KEY });
   return [
     { ...leadershipFeature, name: 'metering-leadership' },
@@ -29,5 +31,6 @@ export function powerService(ctx: AppContext): Feature[] {
     createSolarFeature(ctx),
     createCostsFeature(ctx, { prices, household }),
     createBillFeature(ctx, { prices }),
+    createHaStatisticsFeature(ctx, { prices, leadership }),
   ];
 }

@@ -11,6 +11,14 @@ import type {
 } from './tables.js';
 export type EnergyTable = 'power.production' | 'power.consumption';
 
+/** Told, at the commit of a sync that stored readings, with the synced date: the Home Assistant statistics writer listens. */
+export const METERING_SYNCED_CHANNEL = 'power_metering_synced';
+
+/** Every process listening hears it once the transaction commits (and never if it rolls back). */
+export async function notifySynced(db: Db, date: string): Promise<void> {
+  await sql`select pg_notify(${METERING_SYNCED_CHANNEL}, ${date})`.execute(db);
+}
+
 /** Serializes syncs of one date across processes until the transaction ends. */
 export async function lockSyncDate(db: Db, date: string): Promise<void> {
   await sql`select pg_advisory_xact_lock(hashtext('power.metering.sync'), hashtext(${date}))`.execute(db);

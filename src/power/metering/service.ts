@@ -154,6 +154,7 @@ export class MeteringService {
         energyRows(series.filter((s) => typeOf.get(s.meteringPointId) === type));
       const production = await repo.insertEnergy(trx, 'power.production', hourly(PRODUCTION_TYPE));
       const consumption = await repo.insertEnergy(trx, 'power.consumption', hourly(consumptionType));
+      if (production + consumption > 0) await repo.notifySynced(trx, day);
       return outcome(day, 'synced', production, consumption);
     });
     if (result.status === 'synced') await repo.analyzeEnergy(db);
