@@ -9,6 +9,7 @@ import type { MeteringTables } from '../power/metering/tables.js';
 import type { SolarTables } from '../power/solar/tables.js';
 import type { CostTables } from '../power/costs/tables.js';
 import type { HouseholdTables } from '../power/household/tables.js';
+import type { Co2Tables } from '../power/co2/tables.js';
 
 /**
  * Every table Kysely knows, as the union of each feature's table types.
@@ -36,7 +37,8 @@ export interface DB
     MeteringTables,
     SolarTables,
     CostTables,
-    HouseholdTables {}
+    HouseholdTables,
+    Co2Tables {}
 
 /** The handle every repository function takes first: the database, or a transaction on it. */
 export type Db = Kysely<DB> | Transaction<DB>;

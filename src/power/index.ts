@@ -2,24 +2,29 @@ import { createLeadership } from '../btc/leadership.js';
 import type { AppContext, Feature } from '../context.js';
 import { LOCK_KEYS } from '../db/lock-keys.js';
 import { createBillFeature } from './bill/index.js';
+import { createCo2Feature, createCo2Service } from './co2/index.js';
 import { createCostsFeature } from './costs/index.js';
 import { createHouseholdCharges, createHouseholdFeature } from './household/index.js';
 import { createEloverblikClient, createMeteringFeature } from './metering/index.js';
 import { createPriceService, createPricesFeature } from './prices/index.js';
 import { createSolarFeature } from './solar/index.js';
 
-/** The advisory lock whose holder runs the daily metering sync. */
+/** The advisory lock whose holder runs the daily metering sync and the CO₂ feed. */
 const METERING_SYNC_LOCK_KEY = LOCK_KEYS.meteringSync;
 
-/** The power service: prices and the home page, metering, solar, the household's charges, what electricity costs. */
+/**
+ * The power service: prices and the home page, metering, solar, the household's charges, what
+ * electricity costs, CO₂.
+ */
 export function powerService(ctx: AppContext): Feature[] {
   // One price service: the costs read the hours it stores and fetches, and share its caches' version.
   const prices = createPriceService(ctx);
   // One Eloverblik client: the token endpoint allows two calls a minute, so its token is shared.
   const client = createEloverblikClient(ctx);
   const household = createHouseholdCharges(ctx, { prices, client });
-  // The daily metering sync runs on one process: the holder of its own advisory lock.
+  // The daily metering sync and the CO₂ feed run on one process: the holder of this advisory lock.
   const { leadership, feature: leadershipFeature } = createLeadership(ctx, { key: METERING_SYNC_LOCK_KEY });
+  const co2 = createCo2Service(ctx);
   return [
     { ...leadershipFeature, name: 'metering-leadership' },
     createHouseholdFeature(ctx, { household }),
@@ -28,5 +33,6 @@ export function powerService(ctx: AppContext): Feature[] {
     createSolarFeature(ctx),
     createCostsFeature(ctx, { prices, household }),
     createBillFeature(ctx, { prices }),
+    createCo2Feature(ctx, { co2, leadership }),
   ];
 }
