@@ -8,13 +8,14 @@ import { createHouseholdCharges, createHouseholdFeature } from './household/inde
 import { createEloverblikClient, createMeteringFeature } from './metering/index.js';
 import { createPriceService, createPricesFeature } from './prices/index.js';
 import { createSolarFeature } from './solar/index.js';
+import { createWindowService, createWindowsFeature } from './windows/index.js';
 
 /** The advisory lock whose holder runs the daily metering sync and the CO₂ feed. */
 const METERING_SYNC_LOCK_KEY = LOCK_KEYS.meteringSync;
 
 /**
  * The power service: prices and the home page, metering, solar, the household's charges, what
- * electricity costs, CO₂.
+ * electricity costs, CO₂, the cheapest and greenest windows.
  */
 export function powerService(ctx: AppContext): Feature[] {
   // One price service: the costs read the hours it stores and fetches, and share its caches' version.
@@ -25,14 +26,17 @@ export function powerService(ctx: AppContext): Feature[] {
   // The daily metering sync and the CO₂ feed run on one process: the holder of this advisory lock.
   const { leadership, feature: leadershipFeature } = createLeadership(ctx, { key: METERING_SYNC_LOCK_KEY });
   const co2 = createCo2Service(ctx);
+  const costs = createCostsFeature(ctx, { prices, household });
+  const windows = createWindowService(ctx, { prices, co2 });
   return [
     { ...leadershipFeature, name: 'metering-leadership' },
     createHouseholdFeature(ctx, { household }),
     createPricesFeature(ctx, { prices }),
     createMeteringFeature(ctx, {}, { client, leadership }),
     createSolarFeature(ctx),
-    createCostsFeature(ctx, { prices, household }),
+    costs,
     createBillFeature(ctx, { prices }),
     createCo2Feature(ctx, { co2, leadership }),
+    createWindowsFeature({ windows, costs: costs.costs }),
   ];
 }

@@ -80,6 +80,9 @@ describe('fuzzing every route from its schema', { timeout: 600_000 }, () => {
       'GET /api/bill',
       'GET /api/consumer-prices',
       'GET /api/consumption',
+      'GET /api/cheapest',
+      'GET /api/greenest',
+      'GET /api/co2',
     ])
       expect(names).toContain(expected);
   });
