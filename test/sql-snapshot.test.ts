@@ -12,6 +12,7 @@ describe('the checked-in SQL of every repository query', () => {
         'candles',
         'co2',
         'costs',
+        'evcc',
         'imports',
         'household',
         'ledger',

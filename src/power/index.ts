@@ -4,6 +4,7 @@ import { LOCK_KEYS } from '../db/lock-keys.js';
 import { createBillFeature } from './bill/index.js';
 import { createCo2Feature, createCo2Service } from './co2/index.js';
 import { createCostsFeature } from './costs/index.js';
+import { createEvccFeature } from './evcc/index.js';
 import { createHouseholdCharges, createHouseholdFeature } from './household/index.js';
 import { createEloverblikClient, createMeteringFeature } from './metering/index.js';
 import { createPriceService, createPricesFeature } from './prices/index.js';
@@ -15,7 +16,7 @@ const METERING_SYNC_LOCK_KEY = LOCK_KEYS.meteringSync;
 
 /**
  * The power service: prices and the home page, metering, solar, the household's charges, what
- * electricity costs, CO₂, the cheapest and greenest windows.
+ * electricity costs, CO₂, the cheapest and greenest windows, evcc's tariffs.
  */
 export function powerService(ctx: AppContext): Feature[] {
   // One price service: the costs read the hours it stores and fetches, and share its caches' version.
@@ -38,5 +39,6 @@ export function powerService(ctx: AppContext): Feature[] {
     createBillFeature(ctx, { prices }),
     createCo2Feature(ctx, { co2, leadership }),
     createWindowsFeature({ windows, costs: costs.costs }),
+    createEvccFeature(ctx, { windows, co2, household }),
   ];
 }
