@@ -130,6 +130,15 @@ describe('the CO₂ datasets of Energi Data Service', () => {
     );
   });
 
+  it('gives up on a provider slower than the timeout, after its retries', async () => {
+    fake.server.failAlways({ kind: 'delay', ms: 800 });
+    await expect(
+      co2.emissions('CO2EmisProg', new Date('2026-10-25T06:00:00Z'), new Date('2026-10-25T07:00:00Z')),
+    ).rejects.toThrow(/no answer within 500 ms/);
+    expect(fake.co2Requests('CO2EmisProg')).toHaveLength(3);
+    expect(health.ok).toBe(false);
+  });
+
   it('retries a provider that fails, then reports the failure', async () => {
     fake.server.failNext({ kind: 'status', status: 503 }, 2);
     const rows = await co2.emissions(

@@ -61,6 +61,16 @@ const realized = (t: Date) => generatedCo2(t);
 const forecast = (issue: number) => (t: Date) => generatedCo2(t) + 7 + issue;
 
 describe('the CO₂ feed', () => {
+  it('answers plainly before anything is stored: no intervals, no window, no rates', async () => {
+    expect(await co2('date=2026-11-03')).toMatchObject({ complete: false, items: [] });
+    const window = await app.call('GET', '/api/greenest?minutes=60');
+    expect(window.statusCode).toBe(404);
+    expect(window.json<{ detail: string }>().detail).toMatch(/\(0 quarter hours have values\)$/);
+    const evcc = await app.call('GET', '/api/evcc/co2');
+    expect(evcc.statusCode).toBe(200);
+    expect(evcc.json()).toEqual([]);
+  });
+
   it('stores the realized values since yesterday and the prognosis as issued, and says so in /health', async () => {
     fake.co2.issue = 0;
     await scheduler.tick();
@@ -166,6 +176,10 @@ describe('the CO₂ feed', () => {
     fake.server.requests.length = 0;
     await co2('date=2026-10-25&area=DK2');
     expect(fake.co2Requests()).toHaveLength(0);
+    // two asking at once for a day not stored share one request
+    const [a, b] = await Promise.all([co2('date=2026-09-15'), co2('date=2026-09-15&resolution=hour')]);
+    expect([a.items.length, b.items.length]).toEqual([96, 24]);
+    expect(fake.co2Requests('CO2Emis')).toHaveLength(1);
   });
 
   it('keeps what it has while the provider is down, says so, and recovers at the next round', async () => {
