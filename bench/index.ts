@@ -10,6 +10,7 @@ import { mqttFanoutBench } from './mqtt-fanout.bench.js';
 import { elpriceBench } from './elprice.bench.js';
 import { solarImportBench } from './solar-import.bench.js';
 import { costsBench } from './costs.bench.js';
+import { cheapestBench } from './cheapest.bench.js';
 import { backupBench } from './backup.bench.js';
 import { billBench } from './bill.bench.js';
 import { haStatsBench } from './ha-stats.bench.js';
@@ -27,6 +28,7 @@ export const benchmarks: Benchmark[] = [
   elpriceBench,
   solarImportBench,
   costsBench,
+  cheapestBench,
   backupBench,
   billBench,
   haStatsBench,

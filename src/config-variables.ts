@@ -151,6 +151,12 @@ export const VARIABLES = {
     default: 'true',
     meaning: 'day-ahead price fetcher (Energi Data Service)',
   },
+  CO2_FEED_ENABLED: {
+    group: 'Feeds',
+    default: 'true',
+    meaning:
+      "the grid's CO₂ intensity, realized and forecast, fetched every 15 minutes (Energi Data Service, on one process)",
+  },
   METERING_SYNC_ENABLED: {
     group: 'Feeds',
     default: 'true',

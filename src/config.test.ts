@@ -28,6 +28,7 @@ describe('config', () => {
       quote: true,
       rates: true,
       price: true,
+      co2: true,
     });
     expect(c.quoteTotalEur).toBe('55');
     expect(Object.isFrozen(c) && Object.isFrozen(c.urls)).toBe(true);

@@ -69,6 +69,8 @@ export interface Config {
     quote: boolean;
     rates: boolean;
     price: boolean;
+    /** The CO₂ values every 15 minutes (on the leader). */
+    co2: boolean;
     /** The daily metering sync (on the leader, with a metering token). */
     meteringSync: boolean;
   };
@@ -397,6 +399,7 @@ export function loadConfig(
       quote: bool('QUOTE_FEED_ENABLED'),
       rates: bool('RATES_FEED_ENABLED'),
       price: bool('PRICE_FEED_ENABLED'),
+      co2: bool('CO2_FEED_ENABLED'),
       meteringSync: bool('METERING_SYNC_ENABLED'),
     },
     quoteTotalEur: quoteTotal,

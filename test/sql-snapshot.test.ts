@@ -10,7 +10,9 @@ describe('the checked-in SQL of every repository query', () => {
       [
         'bill',
         'candles',
+        'co2',
         'costs',
+        'evcc',
         'ha-statistics',
         'imports',
         'household',

@@ -10,7 +10,7 @@ export const LOCK_KEYS = {
   btcPollers: 4_711_0020,
   /** Its holder publishes to the MQTT broker. */
   mqttPublisher: 4_711_0030,
-  /** Its holder runs the daily metering sync and the charges refresh, and writes the Home Assistant statistics. */
+  /** Its holder runs the daily metering sync, the charges refresh and the CO₂ feed, and writes the Home Assistant statistics. */
   meteringSync: 4_711_0040,
   /** Held by a ledger import's transaction: imports see each other's references and lots whole. */
   ledgerImports: 4_711_0130,

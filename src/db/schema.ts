@@ -10,6 +10,7 @@ import type { SolarTables } from '../power/solar/tables.js';
 import type { CostTables } from '../power/costs/tables.js';
 import type { HouseholdTables } from '../power/household/tables.js';
 import type { HaStatisticsTables } from '../power/ha-statistics/tables.js';
+import type { Co2Tables } from '../power/co2/tables.js';
 
 /**
  * Every table Kysely knows, as the union of each feature's table types.
@@ -38,7 +39,8 @@ export interface DB
     SolarTables,
     CostTables,
     HouseholdTables,
-    HaStatisticsTables {}
+    HaStatisticsTables,
+    Co2Tables {}
 
 /** The handle every repository function takes first: the database, or a transaction on it. */
 export type Db = Kysely<DB> | Transaction<DB>;

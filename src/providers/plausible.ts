@@ -46,6 +46,12 @@ export const FIAT_BTC: Range = { min: 1e-8, max: 1 };
 export const USD_EUR: Range = { min: 0.1, max: 10 };
 /** DKK per USD: the krone follows the euro at 7.46 (ERM II), so ten times the EUR bounds' width. */
 export const USD_DKK: Range = { min: 0.5, max: 75 };
+/**
+ * The CO₂ intensity of electricity, g/kWh: lignite, the dirtiest fuel, emits about 1,100 g per
+ * kWh; twice that is no grid's mix, and below 0 is no emission. The Danish grid's figures stay
+ * well below 1,000.
+ */
+export const CO2_G_KWH: Range = { min: 0, max: 2_000 };
 /** A candle's volume in BTC: no exchange trades every one of the 21 million bitcoins in one candle. */
 export const CANDLE_VOLUME: Range = { min: 0, max: 21e6 };
 /**

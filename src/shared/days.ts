@@ -20,6 +20,8 @@ export const DAYS = {
   rates: { min: '1999-01-04', max: LAST_DAY },
   /** Nord Pool's first day-ahead prices for West Denmark (DK1). */
   prices: { min: '1999-07-01', max: LAST_DAY },
+  /** Energi Data Service's CO₂ datasets (CO2Emis, CO2EmisProg) begin in January 2017. */
+  co2: { min: '2017-01-01', max: LAST_DAY },
   /** Energinet's DataHub, the source of every Eloverblik reading, began in 2013. */
   metering: { min: '2013-01-01', max: LAST_DAY },
   /** A plausibility floor for inverter logs, which the household imports from CSV. */

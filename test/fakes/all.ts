@@ -61,6 +61,7 @@ export async function startAllFakes(opts: { now: Date; feeds?: boolean }): Promi
       QUOTE_FEED_ENABLED: on,
       RATES_FEED_ENABLED: on,
       PRICE_FEED_ENABLED: on,
+      CO2_FEED_ENABLED: on,
       METERING_SYNC_ENABLED: on,
       HA_URL: opts.feeds ? ha.url : '',
       HA_TOKEN: opts.feeds ? ha.token : '',

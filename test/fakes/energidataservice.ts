@@ -166,12 +166,39 @@ export function energinetChargeRecords(): Row[] {
   ]);
 }
 
+export type Co2Dataset = 'CO2Emis' | 'CO2EmisProg';
+const FIVE_MINUTES_MS = 300_000;
+
+/**
+ * A generated CO₂ intensity of a 5-minute instant, g/kWh: a whole number, as the provider sends
+ * them, between about 40 and 260, the same for DK1 and DK2.
+ */
+export function generatedCo2(t: Date): number {
+  const m = t.getTime() / FIVE_MINUTES_MS;
+  return Math.round(150 + 100 * Math.sin(m / 40) + (m % 11));
+}
+
+/** What the fake's CO₂ datasets hold, relative to its own clock. */
+export class FakeCo2 {
+  /** The fake's present: realized values end at it, the prognosis reaches `horizonHours` past it. */
+  now: () => Date = () => new Date();
+  horizonHours = 30;
+  /** Added to every prognosis value: set it to stand for a newer issue of the prognosis. */
+  issue = 0;
+  /** The value of an instant in a dataset; null leaves the instant out. */
+  value: (t: Date, dataset: Co2Dataset) => number | null = (t, dataset) =>
+    generatedCo2(t) + (dataset === 'CO2EmisProg' ? 7 + this.issue : 0);
+  /** Records added to every answer as they are: implausible values, other areas, odd instants. */
+  extra: Row[] = [];
+}
+
 /** How the fake publishes a day: all of it, the first half of its rows, or not yet. */
 export type Publication = 'full' | 'half' | 'none';
 
 /**
- * Energi Data Service on 127.0.0.1: DayAheadPrices, Elspotprices (until 2025-09-30) and
- * DatahubPricelist (grid tariffs and Energinet's charges), honouring start/end (Danish dates), the PriceArea filter and the sort.
+ * Energi Data Service on 127.0.0.1: DayAheadPrices, Elspotprices (until 2025-09-30),
+ * DatahubPricelist (grid tariffs and Energinet's charges) and the CO₂ datasets, honouring
+ * start/end (Danish dates), the PriceArea filter and the sort.
  */
 export class FakeEnergiDataService {
   /** Days not listed are published in full. */
@@ -180,6 +207,8 @@ export class FakeEnergiDataService {
   tariffs: Row[] = [];
   /** Energinet's charges, served by DatahubPricelist beside `tariffs`. */
   charges: Row[] = energinetChargeRecords();
+  /** The CO₂ datasets: CO2Emis (realized) and CO2EmisProg (the prognosis). */
+  readonly co2 = new FakeCo2();
 
   private constructor(readonly server: FakeHttpServer) {}
 
@@ -189,6 +218,8 @@ export class FakeEnergiDataService {
     server.on('GET', '/dataset/DayAheadPrices', (r) => ({ json: fake.spot(r, 'DayAheadPrices') }));
     server.on('GET', '/dataset/Elspotprices', (r) => ({ json: fake.spot(r, 'Elspotprices') }));
     server.on('GET', '/dataset/DatahubPricelist', (r) => ({ json: fake.pricelist(r) }));
+    server.on('GET', '/dataset/CO2Emis', (r) => ({ json: fake.emissions(r, 'CO2Emis') }));
+    server.on('GET', '/dataset/CO2EmisProg', (r) => ({ json: fake.emissions(r, 'CO2EmisProg') }));
     return fake;
   }
 
@@ -197,6 +228,12 @@ export class FakeEnergiDataService {
   }
   close() {
     return this.server.close();
+  }
+  /** Requests to the CO₂ datasets. */
+  co2Requests(dataset?: Co2Dataset): FakeRequest[] {
+    return this.server.requests.filter((r) =>
+      dataset ? r.path === `/dataset/${dataset}` : /CO2Emis/.test(r.path),
+    );
   }
   /** Requests to the price datasets (not the tariff list). */
   priceRequests(): FakeRequest[] {
@@ -226,6 +263,39 @@ export class FakeEnergiDataService {
       dataset,
       records,
     };
+  }
+
+  /**
+   * CO2Emis and CO2EmisProg: 5-minute rows of [start, end), read as Danish wall time (or UTC with
+   * `timezone=UTC`); realized rows end at the fake's present, the prognosis reaches its horizon.
+   */
+  private emissions(r: FakeRequest, dataset: Co2Dataset) {
+    const zone = (r.query.get('timezone') ?? '').toUpperCase() === 'UTC' ? 'UTC' : DANISH_ZONE;
+    const at = (text: string | null) =>
+      DateTime.fromISO(text ?? '', { zone })
+        .toJSDate()
+        .getTime();
+    const start = Math.ceil(at(r.query.get('start')) / FIVE_MINUTES_MS) * FIVE_MINUTES_MS;
+    const end = at(r.query.get('end'));
+    const filter = JSON.parse(r.query.get('filter') ?? '{}') as { PriceArea?: Area[] };
+    const areas = filter.PriceArea ?? ['DK1', 'DK2'];
+    const now = this.co2.now().getTime();
+    const last = dataset === 'CO2Emis' ? now - FIVE_MINUTES_MS : now + this.co2.horizonHours * 3_600_000;
+    const records: Row[] = [];
+    for (let t = start; t < end && t <= last; t += FIVE_MINUTES_MS)
+      for (const area of areas) {
+        const value = this.co2.value(new Date(t), dataset);
+        if (value === null) continue;
+        records.push({
+          Minutes5UTC: utcText(new Date(t)),
+          Minutes5DK: dkText(new Date(t)),
+          PriceArea: area,
+          CO2Emission: value,
+        });
+      }
+    records.push(...this.co2.extra);
+    if (!(r.query.get('sort') ?? '').toLowerCase().endsWith('asc')) records.reverse();
+    return { total: records.length, filters: JSON.stringify(filter), dataset, records };
   }
 
   private pricelist(r: FakeRequest) {

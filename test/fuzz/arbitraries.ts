@@ -21,6 +21,7 @@ export interface JsonSchema {
   maximum?: number;
   exclusiveMinimum?: number;
   exclusiveMaximum?: number;
+  multipleOf?: number;
   minItems?: number;
   maxItems?: number;
   default?: unknown;
@@ -74,6 +75,9 @@ export function valid(schema: JsonSchema): fc.Arbitrary<unknown> {
         schema.minimum ?? (schema.exclusiveMinimum !== undefined ? schema.exclusiveMinimum + 1 : -1000);
       const max =
         schema.maximum ?? (schema.exclusiveMaximum !== undefined ? schema.exclusiveMaximum - 1 : 1_000_000);
+      const step = schema.multipleOf;
+      if (type === 'integer' && step !== undefined)
+        return fc.integer({ min: Math.ceil(min / step), max: Math.floor(max / step) }).map((k) => k * step);
       return type === 'integer'
         ? fc.integer({ min: Math.ceil(min), max: Math.floor(Math.min(max, Number.MAX_SAFE_INTEGER)) })
         : fc.double({ min, max, noNaN: true, noDefaultInfinity: true });

@@ -83,6 +83,12 @@ describe('fuzzing every route from its schema', { timeout: 600_000 }, () => {
       'GET /api/consumption',
       'GET /api/stream/price',
       'GET /api/stream/price/sse',
+      'GET /api/cheapest',
+      'GET /api/greenest',
+      'GET /api/co2',
+      'GET /api/evcc/grid',
+      'GET /api/evcc/feedin',
+      'GET /api/evcc/co2',
     ])
       expect(names).toContain(expected);
   });

@@ -14,6 +14,7 @@ export const FEEDS_OFF: Record<string, string> = {
   QUOTE_FEED_ENABLED: 'false',
   RATES_FEED_ENABLED: 'false',
   PRICE_FEED_ENABLED: 'false',
+  CO2_FEED_ENABLED: 'false',
   METERING_SYNC_ENABLED: 'false',
 };
 

@@ -4,7 +4,7 @@ import type { PriceService } from '../prices/service.js';
 import { costRoutes } from './routes.js';
 import { CostService } from './service.js';
 
-/** /api/consumer-prices, /api/costs and /api/cheapest, on the price service's stored hours. */
+/** /api/consumer-prices and /api/costs, on the price service's stored hours (/api/cheapest is the windows feature's). */
 export function createCostsFeature(
   ctx: AppContext,
   deps: { prices: PriceService; household: Pick<HouseholdService, 'current'> },

@@ -3,8 +3,6 @@ import type { App } from '../../context.js';
 import { csvColumns, jsonOrCsv, sendCsv } from '../../http/csv.js';
 import { problems } from '../../http/problem.js';
 import {
-  Cheapest,
-  CheapestQuery,
   ConsumerPriceItem,
   ConsumerPrices,
   ConsumerPricesQuery,
@@ -75,22 +73,6 @@ export function costRoutes(app: App, service: CostService) {
           costs.days.flatMap((d) => d.items ?? []),
         );
       return sendCsv(reply, name, COST_DAY_COLUMNS, costs.days);
-    },
-  );
-
-  app.get(
-    '/api/cheapest',
-    {
-      schema: {
-        tags: ['power'],
-        summary: 'The N consecutive whole hours with the lowest mean consumer price',
-        querystring: CheapestQuery,
-        response: { 200: Cheapest, ...problems(400, 404, 502, 503) },
-      },
-    },
-    async (request) => {
-      const { hours, date, area } = request.query;
-      return service.cheapest(hours, date, area, request.deadline.signal);
     },
   );
 }

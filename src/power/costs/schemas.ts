@@ -162,17 +162,6 @@ export const Costs = Type.Object({
 });
 export type Costs = Static<typeof Costs>;
 
-export const CheapestQuery = Type.Object(
-  {
-    hours: Type.Integer({ minimum: 1, maximum: 12, description: 'length of the window in whole hours' }),
-    date: Type.Optional(
-      Day(DAYS.prices, 'a Danish day; default from the current hour to the last published hour'),
-    ),
-    area: Type.Optional(Area),
-  },
-  { additionalProperties: false },
-);
-
 export const Cheapest = Type.Object({
   area: Type.String(),
   hours: Type.Integer(),
