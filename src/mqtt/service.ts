@@ -142,7 +142,7 @@ export class MqttService {
     if (!offline) this.feed.detail = 'standby: another process holds the publisher lock';
   }
 
-  /** Prices, the cheapest hours, costs and the portfolio at every quarter hour of the clock. */
+  /** Prices, the cheapest hours, costs, the portfolio and the chain differences at every quarter hour of the clock. */
   private async quarters(signal: AbortSignal): Promise<void> {
     let last = -1;
     while (!signal.aborted) {
@@ -155,6 +155,7 @@ export class MqttService {
           if (!this.deps.naming.private) return;
           this.publisher.update(await this.deps.reader.costs());
           this.publisher.update(await this.deps.reader.portfolio());
+          this.publisher.update(await this.deps.reader.chain());
         });
       }
       const untilNext = (quarter + 1) * QUARTER_MS - now;

@@ -177,6 +177,12 @@ export class FakeEsplora {
     this.truncate += times;
   }
 
+  /** No fault any more, queued or standing. */
+  heal(): void {
+    this.truncate = 0;
+    this.server.heal();
+  }
+
   /** Requests that asked about `address` (its stats and its history pages). */
   callsFor(address: string): number {
     return this.server.requests.filter((r) => r.path.includes(`/address/${address}`)).length;

@@ -60,6 +60,7 @@ export function createChainFeature(
 ): Feature & { chain: ChainService } {
   const chain = chainServiceOf(ctx, opts.source === undefined ? esploraOf(ctx) : opts.source);
   const health = ctx.health.feed(FEED);
+  if (!chain.enabled) health.detail = 'off: ESPLORA_URL is not set';
   const runner = new JobRunner(chainScanJob(chain, opts.firstRunDelayMs), {
     leadership: deps.leadership,
     log: ctx.log.child({ feature: FEED }),
@@ -72,7 +73,6 @@ export function createChainFeature(
     routes: (app) => chainRoutes(app, chain),
     start: () => {
       if (chain.enabled) runner.start();
-      else health.detail = 'off: ESPLORA_URL is not set';
     },
     stop: () => runner.stop(),
   };
