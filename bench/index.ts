@@ -12,6 +12,7 @@ import { solarImportBench } from './solar-import.bench.js';
 import { costsBench } from './costs.bench.js';
 import { backupBench } from './backup.bench.js';
 import { billBench } from './bill.bench.js';
+import { chainBench } from './chain.bench.js';
 
 /** Every benchmark of the project, in the order the table shows them. */
 export const benchmarks: Benchmark[] = [
@@ -28,4 +29,5 @@ export const benchmarks: Benchmark[] = [
   costsBench,
   backupBench,
   billBench,
+  chainBench,
 ];

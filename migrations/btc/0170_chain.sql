@@ -18,7 +18,7 @@ create table btc.chain_watch (
   gap_limit integer check (gap_limit > 0)
 );
 
--- The wallet's used addresses as the last scan left them: `chain` 0 is receive, 1 change (a
+-- The addresses a scan asked about, as the last scan left them: `chain` 0 is receive, 1 change (a
 -- listed address is chain 0 at its place in the list); the counts tell the next scan whether
 -- an address has new transactions, the sats what it holds.
 create table btc.chain_addresses (

@@ -152,7 +152,10 @@ export class MqttService {
         last = quarter;
         await this.refresh('prices', async () => {
           this.publisher.update(await this.deps.reader.power());
-          if (!this.deps.naming.private) return;
+          if (!this.deps.naming.private) {
+            this.publisher.withhold((await this.deps.reader.chain()).map((u) => u.entity));
+            return;
+          }
           this.publisher.update(await this.deps.reader.costs());
           this.publisher.update(await this.deps.reader.portfolio());
           this.publisher.update(await this.deps.reader.chain());

@@ -37,29 +37,13 @@ const start = (privately: boolean): Promise<TestApp> =>
   });
 
 describe('the chain difference sensor', () => {
-  it('is not published without MQTT_PRIVATE', async () => {
-    const app = await start(false);
+  it('with MQTT_PRIVATE, is the wallet’s difference in sats, as GET /api/wallets answers it', async () => {
+    const app = await start(true);
     try {
       expect((await app.call('PATCH', '/api/wallets/4', { watch: ZPUB }, auth)).statusCode).toBe(200);
       expect((await app.call('POST', '/api/wallets/4/chain/scan', undefined, auth)).statusCode).toBe(200);
-      await app.startFeeds();
-      await ha.until('satwatt/status', (p) => p === 'online');
-      // the loops have run: the chain feed's own (public) sensor is out
-      expect(await ha.until('satwatt/feed_chain/state')).toBe('OFF');
-      const retained = await ha.retainedNow();
-      expect([...retained.keys()].filter((t) => t.includes('chain_difference'))).toEqual([]);
-    } finally {
-      await app.close();
-    }
-  });
-
-  it('with it, is the wallet’s difference in sats, as GET /api/wallets answers it', async () => {
-    const app = await start(true);
-    try {
-      const trezor = (await app.call('GET', '/api/wallets', undefined, auth))
-        .json()
-        .find((w: { id: number }) => w.id === 4);
-      expect(trezor.difference_sats).toBe(50_000);
+      const wallets = (await app.call('GET', '/api/wallets', undefined, auth)).json();
+      expect(wallets.find((w: { id: number }) => w.id === 4).difference_sats).toBe(50_000);
       await app.startFeeds();
       expect(await ha.until(STATE)).toBe('50000');
       expect(ha.configs().get('satwatt_chain_difference_wallet_4')).toMatchObject({
@@ -67,6 +51,22 @@ describe('the chain difference sensor', () => {
         unit_of_measurement: 'sats',
         state_class: 'measurement',
       });
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('a later run without MQTT_PRIVATE takes it off the broker', async () => {
+    expect((await ha.retainedNow()).get(STATE)).toBe('50000');
+    const app = await start(false);
+    try {
+      await app.startFeeds();
+      await ha.until('satwatt/status', (p) => p === 'online');
+      await ha.until(STATE, (p) => p === '');
+      const retained = await ha.retainedNow();
+      expect([...retained.keys()].filter((t) => t.includes('chain_difference'))).toEqual([]);
+      // the public feeds go on being published
+      expect(retained.get('satwatt/feed_chain/state')).toBe('OFF');
     } finally {
       await app.close();
     }

@@ -2,8 +2,8 @@
  * One scan of a watched wallet, pure: the chain is asked through `ChainSource` (the Esplora
  * adapter, or a test's memory), what earlier scans found comes in as `known`, and the result is
  * what to store. Receive and change chains run until `gapLimit` unused addresses in a row; an
- * address whose counts have not changed since the last scan costs one call, and one whose
- * history grew is read only down to what is new.
+ * address whose counts have not changed since the last scan costs one call (and no derivation:
+ * the addresses asked about are kept), and one whose history grew is read only down to what is new.
  */
 import type { AddressStats, ChainTx } from '../../providers/esplora.js';
 import { CHAIN_PAGE } from '../../providers/esplora.js';
@@ -17,7 +17,7 @@ export interface ChainSource {
   chainTxs(address: string, lastSeen: string, signal: AbortSignal): Promise<ChainTx[]>;
 }
 
-/** A used address as the last scan left it. */
+/** An address as the last scan left it (one without transactions too: it need not be derived again). */
 export interface KnownAddress {
   chain: number;
   index: number;
@@ -60,7 +60,7 @@ export interface ScanInput {
 }
 
 export interface ScanResult {
-  /** Every address with a transaction now. */
+  /** Every address asked about, in order; those without a transaction have counts of 0. */
   addresses: ScannedAddress[];
   /** The transactions read in this scan, new or changed. */
   txs: WalletTx[];
@@ -75,7 +75,7 @@ export interface ScanResult {
 export async function scanWallet(source: ChainSource, input: ScanInput): Promise<ScanResult> {
   const { addresses, gapLimit, signal } = input;
   const known = new Map(input.known.map((k) => [`${k.chain}/${k.index}`, k]));
-  const used: ScannedAddress[] = [];
+  const checked: ScannedAddress[] = [];
   const fetched = new Map<string, ChainTx>();
   let calls = 0;
   const counted = <T>(p: () => Promise<T>) => {
@@ -88,7 +88,11 @@ export async function scanWallet(source: ChainSource, input: ScanInput): Promise
     const st = await counted(() => source.address(address, signal));
     const chainTxCount = st.chain.txCount;
     const mempoolTxCount = st.mempool.txCount;
-    if (chainTxCount + mempoolTxCount === 0) return false;
+    const at = { chain, index, address, chainTxCount, mempoolTxCount };
+    if (chainTxCount + mempoolTxCount === 0) {
+      checked.push({ ...at, chainSats: 0, mempoolSats: 0 });
+      return false;
+    }
     const before = known.get(`${chain}/${index}`);
     const seen = before?.address === address ? before : undefined;
     const fresh = chainTxCount - (seen?.chainTxCount ?? 0);
@@ -107,12 +111,8 @@ export async function scanWallet(source: ChainSource, input: ScanInput): Promise
         for (const t of page) fetched.set(t.txid, t);
       }
     }
-    used.push({
-      chain,
-      index,
-      address,
-      chainTxCount,
-      mempoolTxCount,
+    checked.push({
+      ...at,
       chainSats: st.chain.funded - st.chain.spent,
       mempoolSats: st.mempool.funded - st.mempool.spent,
     });
@@ -129,14 +129,14 @@ export async function scanWallet(source: ChainSource, input: ScanInput): Promise
     }
   } else for (const f of addresses.fixed()) await visit(f.chain, f.index, f.address);
 
-  const ours = new Set(used.map((u) => u.address));
+  const ours = new Set(checked.map((u) => u.address));
   const txs = [...fetched.values()].map((t) => summarize(t, ours));
   return {
-    addresses: used,
+    addresses: checked,
     txs,
     gone: input.unconfirmed.filter((txid) => !fetched.has(txid)),
-    chainSats: used.reduce((s, u) => s + u.chainSats, 0),
-    mempoolSats: used.reduce((s, u) => s + u.mempoolSats, 0),
+    chainSats: checked.reduce((s, u) => s + u.chainSats, 0),
+    mempoolSats: checked.reduce((s, u) => s + u.mempoolSats, 0),
     calls,
   };
 }

@@ -164,7 +164,7 @@ export class ChainService {
       wallet,
       calls: result.calls,
       ms: Math.round(clock.monotonicMs() - started),
-      addressesUsed: result.addresses.length,
+      addressesUsed: result.addresses.filter((a) => a.chainTxCount + a.mempoolTxCount > 0).length,
       transactions: result.txs.length,
       stale,
     };
@@ -222,7 +222,9 @@ export class ChainService {
       ledger_sats: ledger,
       difference_sats: scanned ? row.chain_sats! + row.mempool_sats! - ledger : null,
       gap_limit: row.gap_limit ?? this.deps.gapLimit,
-      addresses_used: (await repo.knownAddresses(db, wallet)).length,
+      addresses_used: (await repo.knownAddresses(db, wallet)).filter(
+        (a) => a.chain_tx_count + a.mempool_tx_count > 0,
+      ).length,
       transactions: txs
         .map((t) => ({
           txid: t.txid,
