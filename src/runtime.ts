@@ -33,6 +33,7 @@ export async function createLogger(
         '*.password',
         'config.strikeApiKey',
         // a watch key (docs/chain.md) and the Esplora's URL, which may hold a password
+        'watch',
         '*.watch',
         '*.esploraUrl',
       ],
