@@ -17,7 +17,7 @@ export function addressOf(publicKey: Uint8Array, script: Script, network: Networ
         : script === 'p2sh-p2wpkh'
           ? p2sh(p2wpkh(publicKey, net), net)
           : p2tr(publicKey.length === 33 ? publicKey.slice(1) : publicKey, undefined, net);
-  return out.address!;
+  return out.address;
 }
 
 export class Addresses {

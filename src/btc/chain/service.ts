@@ -4,12 +4,12 @@ import { untilAborted } from '../../shared/abort.js';
 import type { Clock } from '../../shared/clock.js';
 import type { FeedHealth } from '../../shared/health.js';
 import { conflict, notFound, unavailable } from '../../shared/refusal.js';
-import { Addresses } from './derive.js';
-import { storedWatch, type Network } from './keys.js';
+import type { Network } from './keys.js';
 import { matchMoves, suggest, type TxView } from './match.js';
 import * as repo from './repository.js';
 import { scanWallet, type ChainSource } from './scan.js';
 import type { ChainComparisonJson } from './schemas.js';
+import { keyLibraries } from './watch.js';
 
 export interface ChainDeps {
   db: Db;
@@ -102,6 +102,7 @@ export class ChainService {
 
   private async scanWatched(wallet: number, row: repo.WatchRow, source: ChainSource): Promise<ScanSummary> {
     const { db, clock, shutdown } = this.deps;
+    const { storedWatch, Addresses } = await keyLibraries();
     const watch = storedWatch(row.kind, row.key, row.network);
     const started = clock.monotonicMs();
     const known = await repo.knownAddresses(db, wallet);

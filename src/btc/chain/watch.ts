@@ -1,9 +1,20 @@
 import type { Db } from '../../db/schema.js';
 import { conflict } from '../../shared/refusal.js';
 import type { WalletExtras, WalletWatch } from '../ledger/wallets.js';
-import { Addresses } from './derive.js';
-import { parseWatch, type Network, type Watch } from './keys.js';
+import type { Network, Watch } from './keys.js';
 import * as repo from './repository.js';
+
+/**
+ * The key libraries (@scure/bip32, @scure/btc-signer) are loaded on the first watch key or scan,
+ * not at every start: they take a tenth of a second to load on a small machine.
+ */
+export const keyLibraries = async () => {
+  const [{ parseWatch, storedWatch }, { Addresses }] = await Promise.all([
+    import('./keys.js'),
+    import('./derive.js'),
+  ]);
+  return { parseWatch, storedWatch, Addresses };
+};
 
 /**
  * The watch key as the ledger's wallet routes take and show it: checked before the wallet's
@@ -12,7 +23,8 @@ import * as repo from './repository.js';
  */
 export function walletWatch(network: Network): WalletWatch {
   return {
-    parse(input: unknown): Watch {
+    async parse(input: unknown): Promise<Watch> {
+      const { parseWatch, Addresses } = await keyLibraries();
       const watch = parseWatch(input as string | string[], network);
       // derives the first address now, so a key no address comes of is refused before anything is written
       new Addresses(watch).first();
@@ -29,6 +41,7 @@ export function walletWatch(network: Network): WalletWatch {
       const other = await repo.walletWatchingKey(db, watch.text, wallet);
       if (other)
         throw conflict(`watch: wallet ${other.wallet} watches the same key; its sats would be counted twice`);
+      const { Addresses } = await keyLibraries();
       await repo.insertWatch(db, {
         wallet,
         kind: watch.kind,

@@ -21,7 +21,7 @@ export interface WalletExtras {
  */
 export interface WalletWatch {
   /** The key checked, or an invalid Refusal naming `body.watch`. */
-  parse(input: unknown): unknown;
+  parse(input: unknown): Promise<unknown>;
   /** Sets (a parsed key) or removes (null) the key of a wallet locked for update. */
   save(db: Db, wallet: number, parsed: unknown): Promise<void>;
   watched(db: Db, wallet: number): Promise<boolean>;
@@ -54,7 +54,7 @@ export function createWalletFunctions(db: Db, watch?: WalletWatch) {
     async patchWallet(id: number, patch: WalletPatch) {
       const { watch: input, ...fields } = patch;
       if (input !== undefined && !watch) throw conflict('watch: watch keys are not kept by this service');
-      const parsed = input === undefined || input === null ? input : watch!.parse(input);
+      const parsed = input === undefined || input === null ? input : await watch!.parse(input);
       const row = await db.transaction().execute(async (trx) => {
         const current = await repo.lockWallet(trx, id, 'update');
         if (!current) throw notFound(`no wallet ${id}`);
