@@ -182,3 +182,26 @@ describe('the hourly scan', () => {
     expect(feed.detail).toMatch(/^standby/);
   });
 });
+
+describe('without ESPLORA_URL', () => {
+  it('nothing is asked of anyone: a scan is a 503 saying so, /health shows the feed off', async () => {
+    const off = await startTestApp({
+      env: { API_TOKEN: TOKEN },
+      services: chainServices({ firstRunDelayMs: 0 }),
+      db,
+    });
+    try {
+      const before = esplora.server.requests.length;
+      await off.startFeeds();
+      expect((await off.call('PATCH', '/api/wallets/4', { watch: ZPUB }, auth)).statusCode).toBe(200);
+      const r = await off.call('POST', '/api/wallets/4/chain/scan', undefined, auth);
+      expect(r.statusCode).toBe(503);
+      expect(r.json().detail).toBe('chain scans are off: ESPLORA_URL is not set');
+      const health = (await off.call('GET', '/health', undefined, auth)).json();
+      expect(health.feeds.chain).toMatchObject({ enabled: false, detail: 'off: ESPLORA_URL is not set' });
+      expect(esplora.server.requests.length).toBe(before);
+    } finally {
+      await off.close();
+    }
+  });
+});

@@ -39,6 +39,19 @@ describe('matching a wallet’s transactions to its ledger moves', () => {
     expect(matchMoves(A, [w], [move(2, '2026-01-03', 6_000)]).get(w.txid)).toEqual([2]);
   });
 
+  it('finds the Danish midnight on the 23-hour and the 25-hour day', () => {
+    // 2026-03-29 has 23 hours (summer time from 01:00 UTC): the next day begins at 22:00 UTC
+    const late = tx('2026-03-29T21:59:00Z', [part(A, 7_000)]);
+    expect(matchMoves(A, [late], [move(1, '2026-03-28', 7_000)]).get(late.txid)).toEqual([1]);
+    const spring = tx('2026-03-29T22:00:00Z', [part(A, 7_000)]);
+    expect(matchMoves(A, [spring], [move(1, '2026-03-28', 7_000)]).size).toBe(0);
+    expect(matchMoves(A, [spring], [move(1, '2026-03-31', 7_000)]).get(spring.txid)).toEqual([1]);
+    // 2026-10-25 has 25 hours (winter time from 01:00 UTC): the next day begins at 23:00 UTC
+    const autumn = tx('2026-10-25T23:00:00Z', [part(A, 8_000)]);
+    expect(matchMoves(A, [autumn], [move(2, '2026-10-24', 8_000)]).size).toBe(0);
+    expect(matchMoves(A, [autumn], [move(2, '2026-10-27', 8_000)]).get(autumn.txid)).toEqual([2]);
+  });
+
   it('does not reach two days, nor another amount (a fee left out of the event)', () => {
     const t = tx('2026-07-03T10:00:00Z', [part(A, -50_500)], 500);
     const far = [
