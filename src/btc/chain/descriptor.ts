@@ -143,6 +143,8 @@ function parseKeyExpression(expr: string): Omit<Descriptor, 'script'> {
       if (values.length < 2 || values.some((v) => !/^\d+$/.test(v)))
         throw new Error('a multipath step is <a;b> of two or more unhardened indexes, as in /<0;1>/*');
       multipath = values.map(index);
+      if (new Set(multipath).size !== multipath.length)
+        throw new Error('a multipath step names an index twice');
       at = i;
       path.push(0);
       return;

@@ -235,6 +235,7 @@ describe('what is refused, saying why', () => {
     expect(refusal(`wsh(multi(1,${BIP44.xpub}/0/*))`)).toMatch(/descriptors of one key/);
     expect(refusal(`tr(${BIP86.xpub},pk(${BIP44.xpub}))`)).toMatch(/script tree/);
     expect(refusal(`wpkh(${BIP44.xpub}/<0;1>/<2;3>/*)`)).toMatch(/one multipath step/);
+    expect(refusal(`wpkh(${BIP44.xpub}/<0;0>/*)`)).toMatch(/names an index twice/);
     expect(refusal('')).toMatch(/empty/);
   });
 });

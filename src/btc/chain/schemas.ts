@@ -16,7 +16,7 @@ export const WalletIdParams = Type.Object({ id: WalletId });
  */
 export const WatchInput = Nullable(
   Type.Union([
-    Text({ minLength: 1, maxLength: 4000 }),
+    Text({ minLength: 1, maxLength: 100_000 }),
     Type.Array(Text({ minLength: 14, maxLength: 100 }), { minItems: 1, maxItems: 1000 }),
   ]),
   {
