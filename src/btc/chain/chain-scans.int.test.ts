@@ -174,6 +174,20 @@ describe('the hourly scan', () => {
     expect((await app.call('GET', '/health', undefined, auth)).json().feeds.chain.ok).toBe(true);
   });
 
+  it('a round that fails shows in /health until a round succeeds', async () => {
+    esplora.server.failAlways({ kind: 'status', status: 503, text: 'warming up' });
+    expect(await service().scanAll()).toEqual([]);
+    const feed = async () => (await app.call('GET', '/health', undefined, auth)).json().feeds.chain;
+    expect(await feed()).toMatchObject({
+      ok: false,
+      failures: 1,
+      detail: expect.stringMatching(/1 watched wallet\(s\); .*: 0 scanned/),
+    });
+    esplora.heal();
+    expect(await service().scanAll()).toHaveLength(1);
+    expect(await feed()).toMatchObject({ ok: true, failures: 1, detail: expect.stringMatching(/1 scanned/) });
+  });
+
   it('does not run on a follower, which says so', async () => {
     await run({ isLeader: () => false, watch: (l) => (l(false), () => {}) });
     await new Promise((r) => setTimeout(r, 300));

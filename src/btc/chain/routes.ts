@@ -37,7 +37,7 @@ export function chainRoutes(app: App, chain: ChainService) {
       },
     },
     async (req) => {
-      await chain.scan(req.params.id, req.deadline.signal);
+      await chain.scanNow(req.params.id, req.deadline.signal);
       return chain.comparison(req.params.id);
     },
   );

@@ -3,7 +3,7 @@ import type { Db } from '../../db/schema.js';
 import { untilAborted } from '../../shared/abort.js';
 import type { Clock } from '../../shared/clock.js';
 import type { FeedHealth } from '../../shared/health.js';
-import { conflict, notFound, unavailable } from '../../shared/refusal.js';
+import { Refusal, conflict, notFound, unavailable } from '../../shared/refusal.js';
 import type { Network } from './keys.js';
 import { matchMoves, suggest, type TxView } from './match.js';
 import * as repo from './repository.js';
@@ -59,7 +59,26 @@ export class ChainService {
     return untilAborted(work, signal);
   }
 
-  /** Every watched wallet in turn: the hourly job. A wallet that fails does not keep the others from their scan. */
+  /**
+   * A scan asked for now (POST …/chain/scan), its outcome told to the `chain` feed; a refusal
+   * (no key, scans off) and a caller who stopped waiting are not the Esplora's failures.
+   */
+  async scanNow(wallet: number, signal?: AbortSignal): Promise<ScanSummary> {
+    const { health, clock, shutdown } = this.deps;
+    try {
+      const summary = await this.scan(wallet, signal);
+      health.success(clock.now());
+      return summary;
+    } catch (e) {
+      if (!(e instanceof Refusal) && !shutdown.aborted && !signal?.aborted) health.failure(e, clock.now());
+      throw e;
+    }
+  }
+
+  /**
+   * Every watched wallet in turn: the hourly job. A wallet that fails does not keep the others
+   * from their scan, nor does a later one's success hide its failure from the feed.
+   */
   async scanAll(): Promise<ScanSummary[]> {
     const { health, shutdown, clock } = this.deps;
     const done: ScanSummary[] = [];
@@ -77,27 +96,20 @@ export class ChainService {
     }
     const calls = done.reduce((s, d) => s + d.calls, 0);
     health.detail = `${wallets.length} watched wallet(s); last scan ${clock.now().toISOString()}: ${done.length} scanned, ${calls} calls`;
-    // a later wallet's success does not hide an earlier one's failure
     if (failed) health.failure(failed, clock.now());
+    else health.success(clock.now());
     return done;
   }
 
   private async runScan(wallet: number): Promise<ScanSummary> {
-    const { clock, shutdown, source } = this.deps;
+    const { source } = this.deps;
     const row = await this.watched(wallet);
     if (!source) throw unavailable('chain scans are off: ESPLORA_URL is not set');
     if (row.network !== this.deps.network)
       throw conflict(
         `wallet ${wallet}'s watch key is of ${row.network} and CHAIN_NETWORK is ${this.deps.network}; set the key again`,
       );
-    try {
-      const summary = await this.scanWatched(wallet, row, source);
-      this.deps.health.success(clock.now());
-      return summary;
-    } catch (e) {
-      if (!shutdown.aborted) this.deps.health.failure(e, clock.now());
-      throw e;
-    }
+    return this.scanWatched(wallet, row, source);
   }
 
   private async scanWatched(wallet: number, row: repo.WatchRow, source: ChainSource): Promise<ScanSummary> {
