@@ -13,6 +13,7 @@ import { costsBench } from './costs.bench.js';
 import { cheapestBench } from './cheapest.bench.js';
 import { backupBench } from './backup.bench.js';
 import { billBench } from './bill.bench.js';
+import { chainBench } from './chain.bench.js';
 import { haStatsBench } from './ha-stats.bench.js';
 
 /** Every benchmark of the project, in the order the table shows them. */
@@ -31,5 +32,6 @@ export const benchmarks: Benchmark[] = [
   cheapestBench,
   backupBench,
   billBench,
+  chainBench,
   haStatsBench,
 ];

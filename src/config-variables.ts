@@ -200,6 +200,24 @@ export const VARIABLES = {
     default: '',
     meaning: 'broker API key; without it the quote feed logs once that it is off',
   },
+  ESPLORA_URL: {
+    group: 'Bitcoin',
+    default: '',
+    meaning:
+      "base of the household's own Esplora HTTP API for the watch-only wallets (mempool's `/api` on Umbrel or Start9, electrs' HTTP, esplora), e.g. `http://umbrel.local:3006/api`; empty is off and no one is asked. An Esplora learns every address it is asked about: use your own (see [the chain](docs/chain.md))",
+  },
+  CHAIN_GAP_LIMIT: {
+    group: 'Bitcoin',
+    default: '20',
+    meaning:
+      "a watched wallet's receive and change chains are scanned until this many unused addresses in a row",
+  },
+  CHAIN_NETWORK: {
+    group: 'Bitcoin',
+    default: 'mainnet',
+    meaning:
+      'the network of the watch keys and of `ESPLORA_URL`: `mainnet`, `testnet`, `signet` or `regtest` (tpub, upub and vpub keys on the last three)',
+  },
   METERING_TOKEN: {
     group: 'Electricity',
     default: '',

@@ -14,6 +14,7 @@ import {
 
 import { DEFAULTS } from './config-variables.js';
 import { gridCompany } from './power/household/grid-companies.js';
+import { NETWORKS, type Network } from './btc/chain/network.js';
 
 export { DEFAULTS } from './config-variables.js';
 export {
@@ -90,6 +91,13 @@ export interface Config {
     idempotencyKeyHours: number;
   };
   strikeApiKey: string | null;
+  /** The watch-only wallets' scans (docs/chain.md). */
+  chain: {
+    /** The household's Esplora; null is off. It may hold a user and password: never shown. */
+    esploraUrl: string | null;
+    gapLimit: number;
+    network: Network;
+  };
   meteringToken: string | null;
   meteringTokenFile: string;
   /** The grid company whose tariff applies without a metering token; null = not configured. */
@@ -363,6 +371,24 @@ export function loadConfig(
       fail('HA_URL', 'needs HA_TOKEN, a long-lived access token made in Home Assistant', 0);
     else if (u && haToken !== null) homeAssistant = { url: haUrl.replace(/\/+$/, ''), token: haToken };
   } else if (haToken !== null) fail('HA_TOKEN', 'needs HA_URL, the address of Home Assistant', 0);
+  const esploraUrl = optional('ESPLORA_URL');
+  if (esploraUrl !== null) {
+    let u: URL | null = null;
+    try {
+      u = new URL(esploraUrl);
+    } catch {
+      fail(
+        'ESPLORA_URL',
+        'not a valid URL (expected http://host:port/path, e.g. http://umbrel.local:3006/api)',
+        0,
+      );
+    }
+    if (u && u.protocol !== 'http:' && u.protocol !== 'https:')
+      fail('ESPLORA_URL', `expected an http or https URL, got "${u.protocol}"`, 0);
+  }
+  const chainNetwork = raw('CHAIN_NETWORK').toLowerCase();
+  if (!(NETWORKS as readonly string[]).includes(chainNetwork))
+    fail('CHAIN_NETWORK', `expected one of ${NETWORKS.join(', ')}, got "${raw('CHAIN_NETWORK')}"`, 0);
 
   const logLevel = raw('LOG_LEVEL');
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel))
@@ -413,6 +439,11 @@ export function loadConfig(
       idempotencyKeyHours: int('IDEMPOTENCY_KEY_HOURS', 1, 876_000),
     },
     strikeApiKey: optional('STRIKE_API_KEY'),
+    chain: {
+      esploraUrl: esploraUrl?.replace(/\/+$/, '') ?? null,
+      gapLimit: int('CHAIN_GAP_LIMIT', 1, 1000),
+      network: chainNetwork as Network,
+    },
     meteringToken: optional('METERING_TOKEN'),
     meteringTokenFile: path.resolve(cwd, '.token'),
     gridCompanyGln: gln,

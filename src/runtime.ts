@@ -26,7 +26,17 @@ export async function createLogger(
   const options = {
     level,
     redact: {
-      paths: ['req.headers.authorization', '*.token', '*.apiToken', '*.password', 'config.strikeApiKey'],
+      paths: [
+        'req.headers.authorization',
+        '*.token',
+        '*.apiToken',
+        '*.password',
+        'config.strikeApiKey',
+        // a watch key (docs/chain.md) and the Esplora's URL, which may hold a password
+        'watch',
+        '*.watch',
+        '*.esploraUrl',
+      ],
       censor: '[redacted]',
     },
   };

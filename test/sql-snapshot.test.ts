@@ -10,6 +10,7 @@ describe('the checked-in SQL of every repository query', () => {
       [
         'bill',
         'candles',
+        'chain',
         'co2',
         'costs',
         'evcc',

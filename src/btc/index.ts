@@ -1,5 +1,6 @@
 import type { AppContext, Feature } from '../context.js';
 import { createCandlesFeature } from './candles/index.js';
+import { createChainFeature } from './chain/index.js';
 import { createLeadership } from './leadership.js';
 import { createImportsFeature } from './imports/index.js';
 import { createLedgerFeature } from './ledger/index.js';
@@ -21,6 +22,7 @@ export function btcService(ctx: AppContext): Feature[] {
     createCandlesFeature(ctx, { leadership }),
     createLedgerFeature(ctx, { rates }),
     createImportsFeature(ctx, { rates }),
+    createChainFeature(ctx, { leadership }),
     createMarketFeature(ctx, { rates, leadership }),
     createPortfolioFeature(ctx, { rates }),
     createRetentionFeature(ctx, { leadership }),

@@ -1,5 +1,6 @@
 import type { Generated, Kysely, Transaction } from 'kysely';
 import type { CandleTables } from '../btc/candles/tables.js';
+import type { ChainTables } from '../btc/chain/tables.js';
 import type { RatesTables } from '../btc/rates/tables.js';
 import type { ImportTables } from '../btc/imports/tables.js';
 import type { LedgerTables } from '../btc/ledger/tables.js';
@@ -33,6 +34,7 @@ export interface DB
     CandleTables,
     LedgerTables,
     ImportTables,
+    ChainTables,
     MarketTables,
     PricesTables,
     MeteringTables,

@@ -171,6 +171,23 @@ export const PORTFOLIO_ENTITIES = [PORTFOLIO_VALUE, PORTFOLIO_SATS, UNREALIZED_P
 export const COST_ENTITIES = [COST_YESTERDAY, COST_MONTH];
 export const PRIVATE_ENTITIES = [...PORTFOLIO_ENTITIES, ...COST_ENTITIES];
 
+/**
+ * One sensor per watched wallet: the sats the chain holds (unconfirmed included) beyond what the
+ * ledger records, below zero when it holds fewer (docs/chain.md). The household's own figure.
+ */
+export function chainDifferenceEntity(wallet: number, name: string): Entity {
+  return {
+    id: `satwatt_chain_difference_wallet_${wallet}`,
+    component: 'sensor',
+    name: `Chain difference ${name}`,
+    unit: 'sats',
+    stateClass: 'measurement',
+    precision: 0,
+    icon: 'mdi:scale-unbalanced',
+    private: true,
+  };
+}
+
 /** One binary sensor per feed of /health: on means a problem. */
 export function feedEntity(feed: string): Entity {
   const slug = feed.toLowerCase().replace(/[^a-z0-9_]/g, '_');

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { ChainService } from '../btc/chain/service.js';
 import type { MarketService } from '../btc/market/service.js';
 import type { PortfolioService } from '../btc/portfolio/service.js';
 import type { CostService } from '../power/costs/service.js';
@@ -23,6 +24,8 @@ export interface MqttSources {
   } | null;
   market: Pick<MarketService, 'latestPrice' | 'latestQuote'> | null;
   portfolio: Pick<PortfolioService, 'portfolio'> | null;
+  /** The watched wallets' differences from the chain; absent where no chain feature runs. */
+  chain?: Pick<ChainService, 'differences'> | null;
 }
 
 /** Reads the figures and turns them into updates; a figure that cannot be read is unknown. */
@@ -144,6 +147,17 @@ export class FigureReader {
       { entity: E.PORTFOLIO_SATS, state: s.sats },
       { entity: E.UNREALIZED_PNL, state: s.pnl },
     ];
+  }
+
+  /** Each watched wallet's difference from the chain in sats, unknown before its first scan. */
+  async chain(): Promise<Update[]> {
+    const chain = this.sources.chain;
+    if (!chain) return [];
+    const wallets = (await this.read('chain differences', () => chain.differences())) ?? [];
+    return wallets.map((w) => ({
+      entity: E.chainDifferenceEntity(w.wallet, w.name),
+      state: S.text(w.difference_sats),
+    }));
   }
 
   /** No answer yet (no price stored, a provider down, the database away) makes the figure unknown. */

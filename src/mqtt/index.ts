@@ -1,3 +1,4 @@
+import { ChainService } from '../btc/chain/service.js';
 import { createLeadership } from '../btc/leadership.js';
 import { MarketService } from '../btc/market/service.js';
 import { PortfolioService } from '../btc/portfolio/service.js';
@@ -31,6 +32,7 @@ export function sourcesOf(features: Feature[]): MqttSources {
     power: prices && costs ? { prices, costs } : null,
     market: held(features, 'market', MarketService),
     portfolio: held(features, 'portfolio', PortfolioService),
+    chain: held(features, 'chain', ChainService),
   };
 }
 

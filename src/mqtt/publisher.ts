@@ -30,6 +30,8 @@ export interface Update {
 export class Publisher {
   private readonly configs = new Map<string, string>();
   private readonly states = new Map<string, string>();
+  /** Private entities known only at run time (one per watched wallet), emptied like PRIVATE_ENTITIES. */
+  private readonly withheld = new Map<string, Entity>();
   private outbox: Outbox | null = null;
 
   constructor(
@@ -53,6 +55,19 @@ export class Publisher {
     }
   }
 
+  /**
+   * Private entities made at run time, while MQTT_PRIVATE is off: their topics are emptied now
+   * and on every connect, as PRIVATE_ENTITIES' are.
+   */
+  withhold(entities: Entity[]): void {
+    if (this.opts.private) return;
+    for (const e of entities.filter((x) => x.private && !this.withheld.has(x.id))) {
+      this.withheld.set(e.id, e);
+      for (const t of [discoveryTopic(this.naming, e), stateTopic(this.naming, e)])
+        this.outbox?.publish(t, '');
+    }
+  }
+
   /** A connection is up: everything, then `online`; later changes go out as they come. */
   connected(outbox: Outbox): void {
     this.outbox = outbox;
@@ -72,7 +87,7 @@ export class Publisher {
     const out = this.outbox;
     if (!out) return;
     if (!this.opts.private)
-      for (const e of PRIVATE_ENTITIES)
+      for (const e of [...PRIVATE_ENTITIES, ...this.withheld.values()])
         for (const t of [
           discoveryTopic(this.naming, e),
           stateTopic(this.naming, e),

@@ -147,7 +147,7 @@ export class MqttService {
     if (!offline) this.feed.detail = 'standby: another process holds the publisher lock';
   }
 
-  /** Prices, the cheapest hours, costs and the portfolio at every quarter hour of the clock. */
+  /** Prices, the cheapest hours, costs, the portfolio and the chain differences at every quarter hour of the clock. */
   private async quarters(signal: AbortSignal): Promise<void> {
     let last = -1;
     while (!signal.aborted) {
@@ -162,14 +162,18 @@ export class MqttService {
     }
   }
 
-  /** Prices, the cheapest hours, and with MQTT_PRIVATE the costs and the portfolio. */
+  /** Prices, the cheapest hours, and with MQTT_PRIVATE the costs, the portfolio and the watched wallets. */
   private figures(): Promise<void> {
     this.figuresTurn = this.figuresTurn.then(() =>
       this.refresh('prices', async () => {
         this.publisher.update(await this.deps.reader.power());
-        if (!this.deps.naming.private) return;
+        if (!this.deps.naming.private) {
+          this.publisher.withhold((await this.deps.reader.chain()).map((u) => u.entity));
+          return;
+        }
         this.publisher.update(await this.deps.reader.costs());
         this.publisher.update(await this.deps.reader.portfolio());
+        this.publisher.update(await this.deps.reader.chain());
       }),
     );
     return this.figuresTurn;

@@ -170,6 +170,11 @@ export const BUDGET_LIMITS = {
   krakenRest: { calls: 1, perMs: 1_000, source: 'Kraken REST: public endpoints about 1 request / s per IP' },
   /** Kraken limits connection rates ("a few per minute"); four connection attempts a minute. */
   krakenWs: { calls: 4, perMs: 60_000, source: 'Kraken WS: keep reconnects at a few per minute' },
+  /**
+   * The household's own Esplora (mempool, electrs): no published limit, and a scan asks it once
+   * per address and per page of 25 transactions. Ten calls a second keeps a small node responsive.
+   */
+  esplora: { calls: 600, perMs: 60_000, source: "the household's own Esplora: no published limit" },
   /** Published: 250 / min for /v1/rates and for quotes, each. Two fifths of either, for both together. */
   strike: { calls: 100, perMs: 60_000, source: 'Strike: 250 requests / min for rates and for quotes' },
 } as const satisfies Record<string, BudgetLimit>;
@@ -182,6 +187,7 @@ const FEED_OF: Record<ProviderName, string> = {
   energidataservice: 'prices',
   eloverblik: 'metering',
   eloverblikToken: 'metering',
+  esplora: 'chain',
   frankfurter: 'rates',
   krakenRest: 'ohlc',
   krakenWs: 'spot',

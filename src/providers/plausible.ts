@@ -59,6 +59,13 @@ export const CANDLE_VOLUME: Range = { min: 0, max: 21e6 };
  * leaves room for a flat fee on a small QUOTE_TOTAL_EUR, and refuses a fee as large as the total.
  */
 export const FEE_SHARE: Range = { min: 0, max: 0.25 };
+/** Sats: an amount or a sum of them; no address, transaction or balance holds more than the 21 million BTC there will ever be. */
+export const SATS: Range = { min: 0, max: 2_100_000_000_000_000 };
+/**
+ * How far past our clock a block may be stamped: the network accepts a block up to two hours
+ * ahead of its nodes' time (consensus), and our clock and theirs differ by a little more.
+ */
+export const BLOCK_TIME_AHEAD_MS = 2 * 3_600_000 + 60_000;
 /**
  * How far past our clock a tick or a quote may be stamped: the provider's clock and a small
  * box's differ by seconds. More means a wrong stamp (or a wrong clock here, which /health shows).

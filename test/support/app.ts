@@ -1,5 +1,5 @@
 import type { LightMyRequestResponse } from 'fastify';
-import { pino } from 'pino';
+import { pino, type Logger } from 'pino';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { Services } from '../../src/context.js';
 import type { MqttOptions } from '../../src/mqtt/index.js';
@@ -52,6 +52,8 @@ export async function startTestApp(
     budgetLimits?: ContextOptions['budgetLimits'];
     /** Shorter intervals and backoff of the MQTT publisher. */
     mqtt?: Partial<MqttOptions>;
+    /** A logger to read what the service logs; silent otherwise. */
+    log?: Logger;
   } = {},
 ): Promise<TestApp> {
   const db = opts.db ?? (await freshDatabase());
@@ -59,7 +61,7 @@ export async function startTestApp(
   const runtime = await createRuntime(testConfig(opts.env), {
     database: db.database,
     clock: opts.clock ?? clock,
-    log: pino({ level: 'silent' }),
+    log: opts.log ?? pino({ level: 'silent' }),
     services: opts.services,
     budgetLimits: opts.budgetLimits,
     mqtt: opts.mqtt,

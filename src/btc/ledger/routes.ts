@@ -73,7 +73,8 @@ export function ledgerRoutes(app: App, ledger: LedgerService, shutdown: AbortSig
       schema: {
         tags,
         security,
-        summary: 'Rename a wallet or change its type (not while events name it)',
+        summary:
+          'Rename a wallet, change its type (not while events name it), or set or remove its watch key (docs/chain.md)',
         params: s.WalletIdParams,
         body: s.WalletPatch,
         response: { 200: s.Wallet, ...problems(400, 401, 404, 409) },

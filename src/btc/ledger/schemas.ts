@@ -1,6 +1,16 @@
 import { Type, type Static } from 'typebox';
 import { csvColumns, CsvQuery } from '../../http/csv.js';
-import { Amount, Cursor, DAYS, Day as DayOf, Decimal, Name as NameOf, Text } from '../../http/types.js';
+import {
+  Amount,
+  Cursor,
+  DAYS,
+  Day as DayOf,
+  Decimal,
+  Name as NameOf,
+  Nullable,
+  Text,
+} from '../../http/types.js';
+import { WatchFace, WatchInput } from '../chain/schemas.js';
 import { CURRENCIES, EVENT_FIELDS, EVENT_TYPES, type EventType } from './events.js';
 
 const WalletType = Type.Union([Type.Literal('exchange'), Type.Literal('wallet')]);
@@ -18,6 +28,18 @@ export const Wallet = Type.Object({
   name: Type.String(),
   wallet_type: WalletType,
   balance: Type.Integer({ description: 'sats, derived from the events' }),
+  watch: Type.Optional(WatchFace),
+  chain_sats: Type.Optional(
+    Nullable(Type.Integer(), {
+      description: 'a watched wallet’s confirmed sats on the chain; null before a scan',
+    }),
+  ),
+  difference_sats: Type.Optional(
+    Nullable(Type.Integer(), {
+      description:
+        'a watched wallet’s chain sats (unconfirmed included) less its balance; null before a scan',
+    }),
+  ),
 });
 export const WalletList = Type.Array(Wallet);
 export const WalletQuery = Type.Object({ type: Type.Optional(WalletType) }, { additionalProperties: false });
@@ -27,7 +49,7 @@ export const NewWallet = Type.Object(
   { additionalProperties: false },
 );
 export const WalletPatch = Type.Object(
-  { name: Type.Optional(Name), wallet_type: Type.Optional(WalletType) },
+  { name: Type.Optional(Name), wallet_type: Type.Optional(WalletType), watch: Type.Optional(WatchInput) },
   { additionalProperties: false, minProperties: 1 },
 );
 

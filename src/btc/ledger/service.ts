@@ -22,7 +22,7 @@ import * as repo from './repository.js';
 import type { EventRow } from './repository.js';
 import { createReadFunctions, eventJson, type EventQuery, type ListQuery } from './reads.js';
 import type { EventJson } from './schemas.js';
-import { createWalletFunctions, type WalletType } from './wallets.js';
+import { createWalletFunctions, type WalletPatch, type WalletType, type WalletWatch } from './wallets.js';
 
 export interface LedgerDeps {
   db: Db;
@@ -30,6 +30,8 @@ export interface LedgerDeps {
   /** Converts the fiat amounts; its answers are stored with the events of their day. */
   rates: RatesService;
   shutdown: AbortSignal;
+  /** Keeps the wallets' watch keys (the chain feature); without it a watch key is refused. */
+  watch?: WalletWatch;
 }
 
 /** What a change to the ledger came to: done, or refused for a reason of the ledger's own. */
@@ -88,7 +90,7 @@ export class LedgerService {
   private readonly reads: ReturnType<typeof createReadFunctions>;
 
   constructor(private readonly deps: LedgerDeps) {
-    this.wallets = createWalletFunctions(deps.db);
+    this.wallets = createWalletFunctions(deps.db, deps.watch);
     this.reads = createReadFunctions(deps.db);
   }
 
@@ -271,7 +273,7 @@ export class LedgerService {
   createWallet(w: { name: string; wallet_type: WalletType }) {
     return this.wallets.createWallet(w);
   }
-  patchWallet(id: number, patch: { name?: string; wallet_type?: WalletType }) {
+  patchWallet(id: number, patch: WalletPatch) {
     return this.wallets.patchWallet(id, patch);
   }
   deleteWallet(id: number) {

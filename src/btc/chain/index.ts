@@ -1,0 +1,79 @@
+import type { AppContext, Feature } from '../../context.js';
+import { providerDeps } from '../../providers/budget.js';
+import { EsploraClient } from '../../providers/esplora.js';
+import type { WalletWatch } from '../ledger/wallets.js';
+import type { Leadership } from '../leadership.js';
+import { chainScanJob } from './jobs.js';
+import { chainRoutes } from './routes.js';
+import type { ChainSource } from './scan.js';
+import { JobRunner } from './scheduler.js';
+import { ChainService } from './service.js';
+import { walletWatch } from './watch.js';
+
+/** The feed of the scans in /health: off without ESPLORA_URL. */
+const FEED = 'chain';
+
+/** The household's Esplora as a scan's source, or null when ESPLORA_URL is not set. */
+function esploraOf(ctx: AppContext): ChainSource | null {
+  const url = ctx.config.chain.esploraUrl;
+  if (url === null) return null;
+  const client = new EsploraClient({
+    ...providerDeps(ctx, 'esplora'),
+    baseUrl: url,
+    timeoutMs: ctx.config.providerTimeoutMs,
+    health: ctx.health.feed(FEED, true),
+  });
+  return {
+    address: (a, signal) => client.address(a, { signal }),
+    txs: (a, signal) => client.txs(a, { signal }),
+    chainTxs: (a, last, signal) => client.chainTxs(a, last, { signal }),
+  };
+}
+
+/** The watch keys of the ledger's wallets, for the ledger service wherever it is built. */
+export function walletWatchOf(ctx: Pick<AppContext, 'config'>): WalletWatch {
+  return walletWatch(ctx.config.chain.network);
+}
+
+export function chainServiceOf(ctx: AppContext, source = esploraOf(ctx)): ChainService {
+  const { gapLimit, network, esploraUrl } = ctx.config.chain;
+  return new ChainService({
+    db: ctx.database.db,
+    clock: ctx.clock,
+    log: ctx.log.child({ feature: FEED }),
+    shutdown: ctx.shutdown,
+    source,
+    network,
+    gapLimit,
+    health: ctx.health.feed(FEED, esploraUrl !== null),
+  });
+}
+
+/**
+ * Watch-only wallets checked against the chain through the household's Esplora
+ * (docs/chain.md): the routes, and the hourly scan of every watched wallet on the leader.
+ */
+export function createChainFeature(
+  ctx: AppContext,
+  deps: { leadership: Leadership },
+  opts: { firstRunDelayMs?: number; source?: ChainSource | null } = {},
+): Feature & { chain: ChainService } {
+  const chain = chainServiceOf(ctx, opts.source === undefined ? esploraOf(ctx) : opts.source);
+  const health = ctx.health.feed(FEED);
+  if (!chain.enabled) health.detail = 'off: ESPLORA_URL is not set';
+  const runner = new JobRunner(chainScanJob(chain, opts.firstRunDelayMs), {
+    leadership: deps.leadership,
+    log: ctx.log.child({ feature: FEED }),
+    health,
+    shutdown: ctx.shutdown,
+  });
+  return {
+    name: FEED,
+    chain,
+    routes: (app) => chainRoutes(app, chain),
+    start: () => {
+      if (chain.enabled) runner.start();
+    },
+    stop: () => runner.stop(),
+  };
+}

@@ -1,0 +1,201 @@
+import { sql, type Insertable, type Selectable } from 'kysely';
+import type { Db } from '../../db/schema.js';
+import type { LedgerMove } from './match.js';
+import type { ChainAddressesTable, ChainTxsTable, ChainWatchTable } from './tables.js';
+
+export type WatchRow = Selectable<ChainWatchTable>;
+export type AddressRow = Selectable<ChainAddressesTable>;
+export type TxRow = Selectable<ChainTxsTable>;
+
+/** Rows per INSERT: far below PostgreSQL's 65,535 parameters. */
+const CHUNK = 1000;
+
+// ── the ledger ─────────────────────────────────────────────────────────────
+
+/**
+ * The one reading of how the ledger's events move a wallet's sats, kept to the ledger's rule
+ * (src/btc/ledger/history.ts): the wallet an event pays gains its sats unless the event is a bank
+ * deposit (which moves fiat); the sender of a wallet_to_wallet loses its sats and the fee.
+ */
+export async function walletMoves(db: Db, wallet: number): Promise<LedgerMove[]> {
+  const r = await sql<{ event_id: number; date: string; delta: number }>`
+    select id as event_id, to_char(occurred_at, 'YYYY-MM-DD') as date, sats as delta from btc.events
+    where to_wallet = ${wallet} and type <> 'bank_to_exchange'
+    union all
+    select id, to_char(occurred_at, 'YYYY-MM-DD'), -(sats + fee_sats) from btc.events
+    where from_wallet = ${wallet} and type = 'wallet_to_wallet'
+    order by date, event_id`.execute(db);
+  return r.rows.map((m) => ({ eventId: Number(m.event_id), date: m.date, delta: Number(m.delta) }));
+}
+
+export function walletById(
+  db: Db,
+  wallet: number,
+): Promise<{ id: number; name: string; wallet_type: 'exchange' | 'wallet'; balance: number } | undefined> {
+  return db
+    .selectFrom('btc.wallets')
+    .select(['id', 'name', 'wallet_type', 'balance'])
+    .where('id', '=', wallet)
+    .executeTakeFirst();
+}
+
+// ── watch keys ─────────────────────────────────────────────────────────────
+
+export function getWatch(db: Db, wallet: number): Promise<WatchRow | undefined> {
+  return db.selectFrom('btc.chain_watch').selectAll().where('wallet', '=', wallet).executeTakeFirst();
+}
+
+/** The watch's key and network, locked: a scan writes only what it read under the same key. */
+export function lockWatch(db: Db, wallet: number): Promise<Pick<WatchRow, 'key' | 'network'> | undefined> {
+  return db
+    .selectFrom('btc.chain_watch')
+    .select(['key', 'network'])
+    .where('wallet', '=', wallet)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+/** Removes a wallet's watch key with every address and transaction its scans found. */
+export async function deleteWatch(db: Db, wallet: number): Promise<void> {
+  await db.deleteFrom('btc.chain_watch').where('wallet', '=', wallet).execute();
+}
+
+export async function insertWatch(
+  db: Db,
+  row: Pick<
+    Insertable<ChainWatchTable>,
+    'wallet' | 'kind' | 'network' | 'key' | 'first_address' | 'fingerprint'
+  >,
+): Promise<void> {
+  await db.insertInto('btc.chain_watch').values(row).execute();
+}
+
+/** Another wallet watching the same key, which would count its sats twice. */
+export function walletWatchingKey(
+  db: Db,
+  key: string,
+  other: number,
+): Promise<{ wallet: number } | undefined> {
+  return db
+    .selectFrom('btc.chain_watch')
+    .select('wallet')
+    .where('key', '=', key)
+    .where('wallet', '<>', other)
+    .executeTakeFirst();
+}
+
+/** The public face and the last scan's figures of the watched wallets among `wallets`. */
+export function watchFaces(
+  db: Db,
+  wallets: readonly number[],
+): Promise<
+  Pick<WatchRow, 'wallet' | 'kind' | 'first_address' | 'fingerprint' | 'chain_sats' | 'mempool_sats'>[]
+> {
+  if (wallets.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('btc.chain_watch')
+    .select(['wallet', 'kind', 'first_address', 'fingerprint', 'chain_sats', 'mempool_sats'])
+    .where('wallet', 'in', wallets)
+    .execute();
+}
+
+/** Every watched wallet with its name, ledger balance and last scan's figures, by id. */
+export function watchedWallets(db: Db): Promise<
+  {
+    wallet: number;
+    name: string;
+    balance: number;
+    scanned_at: Date | null;
+    chain_sats: number | null;
+    mempool_sats: number | null;
+  }[]
+> {
+  return db
+    .selectFrom('btc.chain_watch as c')
+    .innerJoin('btc.wallets as w', 'w.id', 'c.wallet')
+    .select(['c.wallet', 'w.name', 'w.balance', 'c.scanned_at', 'c.chain_sats', 'c.mempool_sats'])
+    .orderBy('c.wallet')
+    .execute();
+}
+
+export async function recordScan(
+  db: Db,
+  wallet: number,
+  s: { scanned_at: Date; chain_sats: number; mempool_sats: number; gap_limit: number },
+): Promise<void> {
+  await db.updateTable('btc.chain_watch').set(s).where('wallet', '=', wallet).execute();
+}
+
+// ── what scans found ───────────────────────────────────────────────────────
+
+export function knownAddresses(db: Db, wallet: number): Promise<AddressRow[]> {
+  return db
+    .selectFrom('btc.chain_addresses')
+    .selectAll()
+    .where('wallet', '=', wallet)
+    .orderBy('chain')
+    .orderBy('idx')
+    .execute();
+}
+
+export async function deleteAddresses(db: Db, wallet: number): Promise<void> {
+  await db.deleteFrom('btc.chain_addresses').where('wallet', '=', wallet).execute();
+}
+
+export async function insertAddresses(db: Db, rows: readonly AddressRow[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += CHUNK)
+    await db
+      .insertInto('btc.chain_addresses')
+      .values(rows.slice(i, i + CHUNK))
+      .execute();
+}
+
+export async function unconfirmedTxids(db: Db, wallet: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('btc.chain_txs')
+    .select('txid')
+    .where('wallet', '=', wallet)
+    .where('confirmed', '=', false)
+    .execute();
+  return rows.map((r) => r.txid);
+}
+
+/** New transactions, and the new state of known ones; a known one keeps when it was first seen. */
+export async function upsertTxs(db: Db, rows: readonly TxRow[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += CHUNK)
+    await db
+      .insertInto('btc.chain_txs')
+      .values(rows.slice(i, i + CHUNK))
+      .onConflict((oc) =>
+        oc.columns(['wallet', 'txid']).doUpdateSet((eb) => ({
+          confirmed: eb.ref('excluded.confirmed'),
+          block_height: eb.ref('excluded.block_height'),
+          block_time: eb.ref('excluded.block_time'),
+          received_sats: eb.ref('excluded.received_sats'),
+          sent_sats: eb.ref('excluded.sent_sats'),
+          fee_sats: eb.ref('excluded.fee_sats'),
+          all_inputs_ours: eb.ref('excluded.all_inputs_ours'),
+        })),
+      )
+      .execute();
+}
+
+export async function deleteTxs(db: Db, wallet: number, txids: readonly string[]): Promise<void> {
+  if (txids.length === 0) return;
+  await db.deleteFrom('btc.chain_txs').where('wallet', '=', wallet).where('txid', 'in', txids).execute();
+}
+
+/**
+ * The wallet's transactions with every watched wallet's part in each (its own among them): a
+ * transaction between two watched wallets is a move of the household, not a spend.
+ */
+export function txParts(db: Db, wallet: number): Promise<TxRow[]> {
+  return db
+    .selectFrom('btc.chain_txs as mine')
+    .innerJoin('btc.chain_txs as t', 't.txid', 'mine.txid')
+    .selectAll('t')
+    .where('mine.wallet', '=', wallet)
+    .orderBy('t.txid')
+    .orderBy('t.wallet')
+    .execute();
+}
