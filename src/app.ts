@@ -3,7 +3,6 @@ import swaggerUi from '@fastify/swagger-ui';
 import websocket from '@fastify/websocket';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
-import { sql } from 'kysely';
 import { Type, type Static } from 'typebox';
 import type { Config } from './config.js';
 import type { App, AppContext, Feature, Services } from './context.js';
