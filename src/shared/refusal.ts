@@ -11,6 +11,8 @@ export class Refusal extends Error {
     readonly detail: string,
     /** When asking again may succeed, in seconds (too-many, unavailable). */
     readonly retryAfterS?: number,
+    /** Members the problem+json body carries beside type, title, status and detail (RFC 9457 extensions). */
+    readonly extensions?: Readonly<Record<string, unknown>>,
   ) {
     super(detail);
     this.name = 'Refusal';
