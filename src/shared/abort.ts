@@ -9,7 +9,12 @@
 /** Settles as `work` does, or rejects with the signal's reason as soon as it aborts. */
 export function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return work;
-  if (signal.aborted) return Promise.reject(reason(signal));
+  if (signal.aborted) {
+    // The work already started: its failure is its other waiters' to hear, or nobody's, never
+    // an unhandled rejection that ends the process (a stop during a round did).
+    work.catch(() => {});
+    return Promise.reject(reason(signal));
+  }
   return new Promise<T>((resolve, reject) => {
     const stop = () => reject(reason(signal));
     signal.addEventListener('abort', stop, { once: true });

@@ -1,4 +1,5 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
+import { writeInChunks } from '../../db/chunks.js';
 import type { Db } from '../../db/schema.js';
 import type { LedgerMove } from './match.js';
 import type { ChainAddressesTable, ChainTxsTable, ChainWatchTable } from './tables.js';
@@ -6,9 +7,6 @@ import type { ChainAddressesTable, ChainTxsTable, ChainWatchTable } from './tabl
 export type WatchRow = Selectable<ChainWatchTable>;
 export type AddressRow = Selectable<ChainAddressesTable>;
 export type TxRow = Selectable<ChainTxsTable>;
-
-/** Rows per INSERT: far below PostgreSQL's 65,535 parameters. */
-const CHUNK = 1000;
 
 // ── the ledger ─────────────────────────────────────────────────────────────
 
@@ -143,11 +141,9 @@ export async function deleteAddresses(db: Db, wallet: number): Promise<void> {
 }
 
 export async function insertAddresses(db: Db, rows: readonly AddressRow[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += CHUNK)
-    await db
-      .insertInto('btc.chain_addresses')
-      .values(rows.slice(i, i + CHUNK))
-      .execute();
+  await writeInChunks(db, rows, (trx, chunk) =>
+    trx.insertInto('btc.chain_addresses').values(chunk).execute(),
+  );
 }
 
 export async function unconfirmedTxids(db: Db, wallet: number): Promise<string[]> {
@@ -162,10 +158,10 @@ export async function unconfirmedTxids(db: Db, wallet: number): Promise<string[]
 
 /** New transactions, and the new state of known ones; a known one keeps when it was first seen. */
 export async function upsertTxs(db: Db, rows: readonly TxRow[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += CHUNK)
-    await db
+  await writeInChunks(db, rows, (trx, chunk) =>
+    trx
       .insertInto('btc.chain_txs')
-      .values(rows.slice(i, i + CHUNK))
+      .values(chunk)
       .onConflict((oc) =>
         oc.columns(['wallet', 'txid']).doUpdateSet((eb) => ({
           confirmed: eb.ref('excluded.confirmed'),
@@ -177,7 +173,8 @@ export async function upsertTxs(db: Db, rows: readonly TxRow[]): Promise<void> {
           all_inputs_ours: eb.ref('excluded.all_inputs_ours'),
         })),
       )
-      .execute();
+      .execute(),
+  );
 }
 
 export async function deleteTxs(db: Db, wallet: number, txids: readonly string[]): Promise<void> {

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { writeInChunks } from '../../db/chunks.js';
 import type { Db } from '../../db/schema.js';
 import { meteredIntervals } from '../costs/intervals.js';
 import { STATISTICS, type HourRow, type StatisticKey } from './statistics.js';
@@ -115,17 +116,25 @@ export async function analyzeStatistics(db: Db): Promise<void> {
 /** Hours Home Assistant took (it answered the import): inserted, or overwritten as it overwrites them. */
 export async function recordWritten(db: Db, statisticId: string, rows: HourRow[]): Promise<void> {
   if (rows.length === 0) return;
-  await db
-    .insertInto('power.ha_statistics')
-    .values(rows.map((r) => ({ statistic_id: statisticId, start_at: r.start, state: r.state, sum: r.sum })))
-    .onConflict((oc) =>
-      oc.columns(['statistic_id', 'start_at']).doUpdateSet((eb) => ({
-        state: eb.ref('excluded.state'),
-        sum: eb.ref('excluded.sum'),
-        written_at: sql<Date>`now()`,
-      })),
-    )
-    .execute();
+  const values = rows.map((r) => ({
+    statistic_id: statisticId,
+    start_at: r.start,
+    state: r.state,
+    sum: r.sum,
+  }));
+  await writeInChunks(db, values, (trx, chunk) =>
+    trx
+      .insertInto('power.ha_statistics')
+      .values(chunk)
+      .onConflict((oc) =>
+        oc.columns(['statistic_id', 'start_at']).doUpdateSet((eb) => ({
+          state: eb.ref('excluded.state'),
+          sum: eb.ref('excluded.sum'),
+          written_at: sql<Date>`now()`,
+        })),
+      )
+      .execute(),
+  );
 }
 
 export interface WrittenSummary {
