@@ -48,7 +48,13 @@ export default tseslint.config(
     ...tseslint.configs.disableTypeChecked,
     languageOptions: {
       parserOptions: { project: false, program: null, projectService: false },
-      globals: { console: 'readonly', process: 'readonly', setTimeout: 'readonly', setImmediate: 'readonly' },
+      globals: {
+        console: 'readonly',
+        process: 'readonly',
+        setTimeout: 'readonly',
+        setImmediate: 'readonly',
+        Blob: 'readonly',
+      },
     },
   },
   {

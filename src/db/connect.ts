@@ -79,6 +79,11 @@ export interface OpenOptions {
   /** The embedded database's commits reach the disk before they are acknowledged (the default). */
   fsync?: boolean;
   poolSize?: number;
+  /**
+   * A tar of an embedded database's folder (PGlite's dumpDataDir) that an in-memory database
+   * starts as: the tests' migrated template, unpacked in a fraction of initdb's time.
+   */
+  template?: string;
 }
 
 /** The database, once it answers. */
@@ -96,7 +101,11 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
 /** The database's handle as soon as it has one: the embedded database is still opening (`ready`). */
 export async function startDatabase(opts: OpenOptions): Promise<Database> {
   if (!opts.server)
-    return startEmbedded({ ...(opts.dataDir ? { dataDir: opts.dataDir } : {}), fsync: opts.fsync ?? true });
+    return startEmbedded({
+      ...(opts.dataDir ? { dataDir: opts.dataDir } : {}),
+      ...(opts.template ? { template: opts.template } : {}),
+      fsync: opts.fsync ?? true,
+    });
   const { openPostgres } = await import('./postgres.js');
   return openPostgres(opts.server, opts.poolSize ?? 10);
 }

@@ -43,6 +43,8 @@ export interface EmbeddedOptions {
   /** Folder of the embedded database; undefined keeps it in memory (tests). */
   dataDir?: string;
   fsync: boolean;
+  /** A tar of a database folder (PGlite's dumpDataDir) that an in-memory database starts as, instead of a new one. */
+  template?: string;
   /** Starts each of the database's threads (tests keep a hand on them). */
   startThread?: (opts: PgliteThreadOptions) => PgliteThread;
 }
@@ -67,6 +69,7 @@ export async function startEmbedded(opts: EmbeddedOptions): Promise<Database> {
     fsync: synced,
     initdbParams: PGLITE_INITDB_PARAMS,
     fresh: isNew,
+    ...(opts.template && !pgDir ? { template: opts.template } : {}),
   });
   const first = startThread(threadOptions(fresh));
   let thread = first;

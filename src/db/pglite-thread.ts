@@ -11,6 +11,8 @@ export interface PgliteThreadOptions {
   fresh: boolean;
   /** PostgreSQL's fsync reaches the disk (the worker gives PGlite's file system one). */
   fsync: boolean;
+  /** A tar of a database folder (PGlite's dumpDataDir) that an in-memory database starts as. */
+  template?: string;
 }
 
 export interface QueryResult<R> {

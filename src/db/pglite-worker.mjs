@@ -102,7 +102,7 @@ class SyncingNodeFS extends NodeFS {
 if (!parentPort) throw new Error('pglite-worker.mjs runs as a worker thread');
 // a callback below does not keep the narrowing of the imported binding
 const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPort);
-const { dataDir, startParams, initdbParams, fresh, fsync } = workerData;
+const { dataDir, startParams, initdbParams, fresh, fsync, template } = workerData;
 
 /** @type {PGlite | null} */
 let db = null;
@@ -111,6 +111,8 @@ const listening = new Map();
 /** Messages that arrive while the database opens wait for it. */
 const opened = PGlite.create({
   ...(dataDir ? (fsync ? { fs: new SyncingNodeFS(dataDir) } : { dataDir }) : {}),
+  // an in-memory database unpacked from a made one (PGlite's dumpDataDir): no initdb
+  ...(template ? { loadDataDir: new Blob([fs.readFileSync(template)]) } : {}),
   startParams,
   initDbStartParams: initdbParams,
   parsers,

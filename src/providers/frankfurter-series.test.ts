@@ -28,7 +28,7 @@ function clientOf(maxBytes: number) {
   return new FrankfurterClient({
     ...testDeps('frankfurter', { maxBytes }),
     baseUrl: fake.url,
-    timeoutMs: 300,
+    timeoutMs: 5_000,
     retries: 2,
     initialDelayMs: 5,
     health,

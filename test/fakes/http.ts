@@ -31,7 +31,9 @@ export type Fault =
   | { kind: 'malformed' }
   | { kind: 'drop' }
   /** Answers normally, but only after `ms`: a slow provider. */
-  | { kind: 'delay'; ms: number };
+  | { kind: 'delay'; ms: number }
+  /** Answers normally once `until` settles: a slow provider, for exactly as long as the test needs. */
+  | { kind: 'hold'; until: Promise<unknown> };
 
 type Handler = (req: FakeRequest) => FakeReply | Promise<FakeReply>;
 
@@ -116,6 +118,7 @@ export class FakeHttpServer {
     this.requests.push(request);
     const fault = this.queued.shift() ?? this.standing;
     if (fault?.kind === 'delay') await new Promise((r) => setTimeout(r, fault.ms));
+    else if (fault?.kind === 'hold') await fault.until.catch(() => {});
     else if (fault?.kind === 'timeout') {
       this.holding.add(req);
       req.socket.once('close', () => this.holding.delete(req));
@@ -172,6 +175,7 @@ function applyFault(fault: Fault, req: IncomingMessage, res: ServerResponse) {
       return req.socket.destroy();
     case 'timeout':
     case 'delay':
+    case 'hold':
       // A timeout never answers; the socket is destroyed when the server closes.
       return;
   }

@@ -3,6 +3,7 @@ import pg from 'pg';
 import { parsePostgresUrl } from '../../src/config.js';
 import { openDatabase, type Database } from '../../src/db/connect.js';
 import { migrate } from '../../src/db/migrate.js';
+import { embeddedTemplate, serverTemplate } from './template.js';
 
 /** The PostgreSQL server the suite runs against, or null for PGlite (the default). */
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || null;
@@ -16,7 +17,8 @@ export interface TestDatabase {
 
 /**
  * A fresh, migrated database for one test file: an in-memory PGlite, or a new database with a
- * random name on the TEST_DATABASE_URL server, dropped again on close.
+ * random name on the TEST_DATABASE_URL server, dropped again on close. A migrated one starts as
+ * a copy of the migrated template (template.ts), and the migrator then checks it.
  */
 export async function freshDatabase(opts: { migrated?: boolean } = {}): Promise<TestDatabase> {
   let database: Database;
@@ -26,7 +28,8 @@ export async function freshDatabase(opts: { migrated?: boolean } = {}): Promise<
     const name = `satwatt_test_${randomBytes(6).toString('hex')}`;
     const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
     await admin.connect();
-    await admin.query(`create database ${name}`);
+    const template = opts.migrated === false ? null : await serverTemplate(TEST_DATABASE_URL);
+    await admin.query(`create database ${name}${template ? ` template ${template}` : ''}`);
     await admin.end();
     const u = new URL(TEST_DATABASE_URL);
     u.pathname = `/${name}`;
@@ -39,7 +42,8 @@ export async function freshDatabase(opts: { migrated?: boolean } = {}): Promise<
       await c.end();
     };
   } else {
-    database = await openDatabase({ server: null });
+    const template = opts.migrated === false ? undefined : await embeddedTemplate();
+    database = await openDatabase({ server: null, ...(template ? { template } : {}) });
   }
   if (opts.migrated !== false) await migrate(database);
   return {

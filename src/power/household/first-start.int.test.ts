@@ -39,11 +39,12 @@ const apps: TestApp[] = [];
 let household: HouseholdService;
 
 /** A fresh process on `db`: metering token, the price feed (and so the household's refresh) on. */
-async function start(chargesWaitMs?: number): Promise<TestApp> {
+async function start(chargesWaitMs?: number, env: Record<string, string> = {}): Promise<TestApp> {
   const app = await startTestApp({
     db,
     now: '2026-11-03T10:00:00Z',
     env: {
+      ...env,
       PRICE_FEED_URL: eds.url,
       PRICE_FEED_ENABLED: 'true',
       METERING_FEED_URL: meter.url,
@@ -89,8 +90,10 @@ afterEach(async () => {
 
 describe('a first start: nothing answers without the household charges while they load', () => {
   it('refuses every charged route with 503 and Retry-After while the metering provider is slow, then answers the tariffs', async () => {
-    meter.server.failAlways({ kind: 'delay', ms: 700 });
-    const app = await start(300);
+    // the meter answers once every check below is made, however slowly this machine runs them
+    let answer!: () => void;
+    meter.server.failAlways({ kind: 'hold', until: new Promise<void>((r) => (answer = r)) });
+    const app = await start(300, { PROVIDER_TIMEOUT_MS: '60000' });
     await app.startFeeds();
     expect(household.readiness.known).toBe(false);
     for (const url of CHARGED) {
@@ -107,6 +110,8 @@ describe('a first start: nothing answers without the household charges while the
     const open = (await app.call('GET', '/health')).json<Health>();
     expect(open.feeds.household).toEqual({ ok: false, starting: true });
 
+    meter.server.heal();
+    answer();
     await expect.poll(() => household.readiness.known, { timeout: 10_000 }).toBe(true);
     const day = (await get(app, `/api/elprice?date=${PAST_DAY}&area=DK1`)).json<Elprice>();
     expect(day.items).toHaveLength(24);
