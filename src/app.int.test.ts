@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../test/support/app.js';
 import { btcOnly } from '../test/support/services.js';
 import type { AppContext, Feature } from './context.js';
-import { conflict, problems } from './http/problem.js';
+import { problems } from './http/problem.js';
+import { conflict } from './shared/refusal.js';
 
 const TOKEN = 'test-token-0123456789';
 

@@ -3,7 +3,7 @@ import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
-import { HttpProblem } from './problem.js';
+import { Refusal } from '../shared/refusal.js';
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -44,12 +44,10 @@ export async function registerLimits(app: FastifyInstance, limits: Config['limit
     max: limits.writesPerMinute,
     timeWindow: 60_000,
     errorResponseBuilder: (_request, context) =>
-      new HttpProblem(
-        429,
+      new Refusal(
+        'too-many',
         `too many write requests: at most ${context.max} a minute; retry in ${context.after}`,
-        {
-          'retry-after': String(Math.ceil(context.ttl / 1000)),
-        },
+        Math.ceil(context.ttl / 1000),
       ),
   });
 }

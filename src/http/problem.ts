@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import { Type } from 'typebox';
 import { isConnectionLost } from '../db/errors.js';
+import { ProviderError } from '../providers/errors.js';
 import { Refusal, type RefusalKind } from '../shared/refusal.js';
 
 /** RFC 9457 problem details; every error answer of the API has this shape. */
@@ -35,7 +36,10 @@ const TITLES: Record<number, string> = {
   504: 'Gateway Timeout',
 };
 
-/** An error that is an answer: thrown anywhere below a route, it becomes problem+json. */
+/**
+ * What the edge itself refuses about HTTP, where no kind of refusal fits (a body's media type, a
+ * missing upgrade): thrown only in src/http/ and routes, it becomes problem+json as it is.
+ */
 export class HttpProblem extends Error {
   constructor(
     readonly status: number,
@@ -46,19 +50,14 @@ export class HttpProblem extends Error {
   }
 }
 
-export const badRequest = (detail: string) => new HttpProblem(400, detail);
-export const notFound = (detail: string) => new HttpProblem(404, detail);
-export const conflict = (detail: string) => new HttpProblem(409, detail);
-export const unprocessable = (detail: string) => new HttpProblem(422, detail);
-
 /** Response schemas for the error statuses a route can give. */
 export function problems(...statuses: number[]): Record<number, typeof Problem> {
   return Object.fromEntries(statuses.map((s) => [s, Problem]));
 }
 
 /** The one builder of a problem body, for answers sent now and answers stored for a replay. */
-export function problemBody(status: number, detail: string) {
-  return { type: 'about:blank', title: TITLES[status] ?? 'Error', status, detail };
+export function problemBody(status: number, detail: string, extensions?: Readonly<Record<string, unknown>>) {
+  return { type: 'about:blank', title: TITLES[status] ?? 'Error', status, detail, ...extensions };
 }
 
 export function sendProblem(
@@ -66,12 +65,13 @@ export function sendProblem(
   status: number,
   detail: string,
   headers: Record<string, string> = {},
+  extensions?: Readonly<Record<string, unknown>>,
 ) {
   return reply
     .code(status)
     .headers(headers)
     .type('application/problem+json')
-    .send(problemBody(status, detail));
+    .send(problemBody(status, detail, extensions));
 }
 
 /**
@@ -134,7 +134,7 @@ function join(a: string, b: string) {
   return a ? `${a}.${b}` : b;
 }
 
-/** The status of each kind of a service's refusal. */
+/** The status of each kind of refusal. */
 export const STATUS_OF: Record<RefusalKind, number> = {
   invalid: 400,
   'not-found': 404,
@@ -142,21 +142,39 @@ export const STATUS_OF: Record<RefusalKind, number> = {
   unprocessable: 422,
   'too-many': 429,
   unavailable: 503,
+  'provider-unavailable': 503,
+  'provider-failed': 502,
 };
 
+export interface ProblemAnswer {
+  status: number;
+  detail: string;
+  headers: Record<string, string>;
+  extensions?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * The one mapping of a refusal to its answer: a `Refusal` by its kind, with `Retry-After` from its
+ * retry time; a provider's failure (a `ProviderError`, a spent budget's `BudgetExhausted`) as the
+ * refusal it makes; the edge's own `HttpProblem` as it is. Null for any other error.
+ */
+export function problemOf(error: unknown): ProblemAnswer | null {
+  const refusal = error instanceof ProviderError ? error.refusal() : error;
+  if (refusal instanceof Refusal)
+    return {
+      status: STATUS_OF[refusal.kind],
+      detail: refusal.detail,
+      headers: refusal.retryAfterS === undefined ? {} : { 'retry-after': String(refusal.retryAfterS) },
+      extensions: refusal.extensions,
+    };
+  if (error instanceof HttpProblem)
+    return { status: error.status, detail: error.detail, headers: error.headers };
+  return null;
+}
+
 export function errorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  if (error instanceof HttpProblem) return sendProblem(reply, error.status, error.detail, error.headers);
-  if (error instanceof Refusal)
-    return sendProblem(
-      reply,
-      STATUS_OF[error.kind],
-      error.detail,
-      error.retryAfterS === undefined ? {} : { 'retry-after': String(error.retryAfterS) },
-    );
-  const mapped = (
-    error as { problem?: () => { status: number; detail: string; headers?: Record<string, string> } }
-  ).problem?.();
-  if (mapped) return sendProblem(reply, mapped.status, mapped.detail, mapped.headers);
+  const problem = problemOf(error);
+  if (problem) return sendProblem(reply, problem.status, problem.detail, problem.headers, problem.extensions);
   if (error.validation) {
     const part = error.validationContext as keyof FastifySchema | undefined;
     return sendProblem(reply, 400, validationDetail(error, part && request.routeOptions.schema?.[part]));

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifySchema, preParsingHookHandler } from 'fastify';
 import { Type } from 'typebox';
-import { Problem, badRequest } from './problem.js';
+import { invalid } from '../shared/refusal.js';
+import { Problem } from './problem.js';
 
 /** A route as registered: its method and URL pattern. */
 export interface RegisteredRoute {
@@ -63,5 +64,5 @@ const refuseBody: preParsingHookHandler = (request, _reply, payload, done) => {
     (request.routeOptions.schema?.querystring as { properties?: object } | undefined)?.properties ?? {},
   );
   const where = params.length > 0 ? `; its parameters go in the query string (${params.join(', ')})` : '';
-  done(badRequest(`body: ${request.method} ${request.routeOptions.url} takes no request body${where}`));
+  done(invalid(`body: ${request.method} ${request.routeOptions.url} takes no request body${where}`));
 };

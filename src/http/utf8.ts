@@ -1,13 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { invalid } from '../shared/refusal.js';
 import { decodeUtf8, utf8Refusal } from '../shared/utf8.js';
-import { HttpProblem, sendProblem } from './problem.js';
+import { sendProblem } from './problem.js';
 
 /* Bytes that are not UTF-8 are a 400 wherever a request carries text (src/shared/utf8.ts). */
 
 /** A body's bytes as text, or a 400 naming where they stop being UTF-8. */
 export function bodyText(bytes: Buffer, opts: { lines?: boolean } = {}): string {
   const refusal = utf8Refusal(bytes, opts);
-  if (refusal) throw new HttpProblem(400, `body: ${refusal}`);
+  if (refusal) throw invalid(`body: ${refusal}`);
   return decodeUtf8(bytes);
 }
 

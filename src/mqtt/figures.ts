@@ -141,7 +141,7 @@ export class FigureReader {
     const portfolio = this.sources.portfolio;
     if (!portfolio) return [];
     const answer = await this.read('portfolio', () => portfolio.portfolio());
-    const s = S.portfolioStates(answer?.ok ? answer.portfolio : null);
+    const s = S.portfolioStates(answer);
     return [
       { entity: E.PORTFOLIO_VALUE, state: s.value },
       { entity: E.PORTFOLIO_SATS, state: s.sats },

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { HealthRegistry } from '../shared/health.js';
 import { fixedClock } from '../shared/clock.js';
 import { BUDGET_LIMITS, BudgetExhausted, CallBudget, createProviderBudgets } from './budget.js';
+import { problemOf } from '../http/problem.js';
 
 /** A clock whose monotonic scale moves only when the test says so. */
 function manualClock() {
@@ -36,7 +37,7 @@ describe('CallBudget', () => {
       (x: unknown) => x as BudgetExhausted,
     );
     expect(e).toBeInstanceOf(BudgetExhausted);
-    expect(e?.problem()).toMatchObject({ status: 503, headers: { 'retry-after': '8' } });
+    expect(problemOf(e)).toMatchObject({ status: 503, headers: { 'retry-after': '8' } });
     expect(health.feed('prices').budgetRefusals).toBe(1);
     expect(budgets.energidataservice.refused).toBe(1);
   });
@@ -54,7 +55,7 @@ describe('CallBudget', () => {
     );
     expect(e?.message).toMatch(/budget for reads spent \(3 of 5 calls per 10 s; 2 kept for the household/);
     // the read's share frees when its first call leaves the window, at 10 s
-    expect(e?.problem().headers).toEqual({ 'retry-after': '7' });
+    expect(problemOf(e)!.headers).toEqual({ 'retry-after': '7' });
     await b.take('wait');
     await b.take('wait');
     expect(b.tryTake()).toBe(7_000);
@@ -112,7 +113,7 @@ describe('CallBudget', () => {
       (x: unknown) => x as BudgetExhausted,
     );
     expect(e?.message).toMatch(/the provider asked us to wait \(Retry-After\); try again in 30 s/);
-    expect(e?.problem()).toMatchObject({ status: 503, headers: { 'retry-after': '30' } });
+    expect(problemOf(e)).toMatchObject({ status: 503, headers: { 'retry-after': '30' } });
     // a pause about to end (a timer's hair) is waited out
     clock.move(29_500);
     const late = b.take('owner');

@@ -38,7 +38,7 @@ export interface BudgetLimit {
 /** A provider's own pause shorter than this is waited out even by a request: a timer's hair. */
 const PAUSE_TOLERANCE_MS = 1_000;
 
-/** A call the budget refused: no request was sent; the route answers 503 with Retry-After. */
+/** A call the budget refused: no request was sent; the provider is unavailable until `retryAfterMs`. */
 export class BudgetExhausted extends ProviderError {
   constructor(provider: string, retryAfterMs: number, limit: BudgetLimit, kept: number | 'paused' = 0) {
     const spent =

@@ -9,6 +9,7 @@ import { parseMeteringPoints } from './eloverblik-parse.js';
 import { EnergiDataService } from './energidataservice.js';
 import { ProviderError } from './http.js';
 import { chargeRefusal } from './plausible.js';
+import { problemOf } from '../http/problem.js';
 
 /** A household's charges are untrusted input: bounds real charges never cross, and names that can be stored as sent. */
 
@@ -134,7 +135,7 @@ describe('answers refused whole', () => {
       .pricelist({ GLN_Number: [RADIUS_GLN], ChargeType: ['D03'], Note: ['Nettarif C time'] })
       .catch((x: unknown) => x);
     expect(e).toBeInstanceOf(ProviderError);
-    expect((e as ProviderError).problem().status).toBe(502);
+    expect(problemOf(e)!.status).toBe(502);
     expect((e as ProviderError).message).toMatch(/implausible DatahubPricelist answer refused: tariff/);
     expect(health.rejected).toBe(1);
     eds.tariffs = [

@@ -7,6 +7,7 @@ import { FeedHealth } from '../shared/health.js';
 import { EloverblikClient, EloverblikItemError, refreshTokenSource } from './eloverblik.js';
 import { ProviderError } from './http.js';
 import { testDeps } from '../../test/support/providers.js';
+import { problemOf } from '../http/problem.js';
 
 const PARENT = HOUSEHOLD[0]!;
 const D06 = PARENT.children.find((c) => c.type === 'D06')!.id;
@@ -168,13 +169,13 @@ describe('Eloverblik client against the fake provider', () => {
     expect(e.status).toBe(401);
     expect(fake.tokenCalls).toBe(2);
     expect(fake.server.countOf('GET', '/customerapi/api/meteringpoints/meteringpoints')).toBe(2);
-    expect(e.problem()).toMatchObject({ status: 502, detail: expect.stringContaining('eloverblik') });
+    expect(problemOf(e)).toMatchObject({ status: 502, detail: expect.stringContaining('eloverblik') });
   });
 
   it('reports a refused refresh token without its value', async () => {
     const e = await failure(client({ refreshToken: async () => 'wrong-refresh-token' }).meteringPoints());
     expect(e.message).toBe('eloverblik: the refresh token was refused (HTTP 401)');
-    expect(e.problem().status).toBe(502);
+    expect(problemOf(e)!.status).toBe(502);
     expect(health.ok).toBe(false);
     expect(health.lastError).not.toContain('wrong-refresh-token');
   });
@@ -193,7 +194,7 @@ describe('Eloverblik client against the fake provider', () => {
     waits = [];
     const e = await failure(client({ retries: 3 }).charges([PARENT.id]));
     expect(waits).toEqual([60_000, 60_000, 60_000]);
-    expect(e.problem()).toMatchObject({ status: 503, detail: expect.stringContaining('eloverblik') });
+    expect(problemOf(e)).toMatchObject({ status: 503, detail: expect.stringContaining('eloverblik') });
   });
 
   it('does not wait for a Retry-After far beyond a minute', async () => {
@@ -209,7 +210,7 @@ describe('Eloverblik client against the fake provider', () => {
     expect(e).toBeInstanceOf(EloverblikItemError);
     expect((e as EloverblikItemError).code).toBe(30007);
     expect(e.message).toBe(`eloverblik: error 30007 NoMeteringPointDataAviliable for metering point ${D07}`);
-    expect(e.problem().status).toBe(502);
+    expect(problemOf(e)!.status).toBe(502);
   });
 
   it('rejects an answer that does not have the documented shape', async () => {
@@ -239,7 +240,7 @@ describe('the refresh token source', () => {
     expect(missing.message).toBe(
       `eloverblik: no refresh token: set METERING_TOKEN or write the token to ${file}`,
     );
-    expect(missing.problem().status).toBe(503);
+    expect(problemOf(missing)!.status).toBe(503);
     await writeFile(file, '\n  from-file-token \n');
     expect(await refreshTokenSource({ meteringToken: null, meteringTokenFile: file })()).toBe(
       'from-file-token',

@@ -121,7 +121,7 @@ export class Co2Provider {
 }
 
 function malformed(what: string): ProviderError {
-  return new ProviderError(PROVIDER_NAME, `malformed answer: ${what}`, { status: 502, transient: false });
+  return new ProviderError(PROVIDER_NAME, `malformed answer: ${what}`, { status: 200, transient: false });
 }
 
 /** The rows of a CO₂ answer, checked against its schema; rows of other areas and without a value are skipped. */

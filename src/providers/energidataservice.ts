@@ -200,7 +200,7 @@ const minDate = (a: string, b: string) => (a < b ? a : b);
 const maxDate = (a: string, b: string) => (a > b ? a : b);
 
 function malformed(what: string): ProviderError {
-  return new ProviderError(PROVIDER_NAME, `malformed answer: ${what}`, { status: 502, transient: false });
+  return new ProviderError(PROVIDER_NAME, `malformed answer: ${what}`, { status: 200, transient: false });
 }
 
 function envelope(body: unknown): Envelope {

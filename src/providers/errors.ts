@@ -1,9 +1,21 @@
-/** A provider call that failed; `transient` ones are retried, and 502/503 is what a caller answers. */
+import { Refusal } from '../shared/refusal.js';
+
+/**
+ * A provider call that failed; `transient` ones are retried. `status` is the provider's own HTTP
+ * status when it answered (200 for an answer that was malformed or implausible); `badAnswer` marks
+ * an answer that could not be read at all (too large).
+ */
 export class ProviderError extends Error {
   constructor(
     readonly provider: string,
     message: string,
-    readonly opts: { status?: number; transient: boolean; retryAfterMs?: number; cause?: unknown },
+    readonly opts: {
+      status?: number;
+      transient: boolean;
+      retryAfterMs?: number;
+      badAnswer?: boolean;
+      cause?: unknown;
+    },
   ) {
     super(`${provider}: ${message}`, { cause: opts.cause });
   }
@@ -13,18 +25,21 @@ export class ProviderError extends Error {
   get status() {
     return this.opts.status;
   }
-  /** How the API answers when it needed this provider and has nothing stored. */
-  problem(): { status: number; detail: string; headers?: Record<string, string> } {
-    const unavailable =
-      this.opts.status === 429 || this.opts.status === 503 || this.opts.status === undefined;
+  /** No answer, or one that says to come back later (429, 503); the budget's own refusal is a 429. */
+  get unavailable(): boolean {
+    const status = this.opts.status;
+    return (status === undefined && !this.opts.badAnswer) || status === 429 || status === 503;
+  }
+  /** The refusal of an answer that needed this provider and has nothing stored. */
+  refusal(): Refusal {
+    const detail = `the ${this.provider} provider is unavailable (${this.message.slice(this.provider.length + 2)})`;
+    if (!this.unavailable) return new Refusal('provider-failed', detail);
     const after = this.opts.retryAfterMs;
-    return {
-      status: unavailable ? 503 : 502,
-      detail: `the ${this.provider} provider is unavailable (${this.message.slice(this.provider.length + 2)})`,
-      ...(unavailable && after !== undefined
-        ? { headers: { 'retry-after': String(Math.max(1, Math.ceil(after / 1000))) } }
-        : {}),
-    };
+    return new Refusal(
+      'provider-unavailable',
+      detail,
+      after === undefined ? undefined : Math.max(1, Math.ceil(after / 1000)),
+    );
   }
 }
 

@@ -6,6 +6,7 @@ import { FeedHealth } from '../shared/health.js';
 import { FrankfurterClient, crossRate } from './frankfurter.js';
 import { MAX_SERIES_DAYS, daysFrom, parseV1Series, publicationOfEachDay } from './frankfurter-series.js';
 import { ProviderError } from './http.js';
+import { problemOf } from '../http/problem.js';
 
 let fake: FakeHttpServer;
 let health: FeedHealth;
@@ -104,7 +105,7 @@ describe('the time series of Frankfurter v1 through the adapter', () => {
     expect(e.message).toMatch(
       /answer for 2026-06-10\.\.2026-06-12 holds rates dated .*, outside 2026-05-27\.\.2026-06-12/,
     );
-    expect(e.problem().status).toBe(502);
+    expect(problemOf(e)!.status).toBe(502);
     expect(health.rejected).toBe(1);
   });
 

@@ -6,6 +6,7 @@ import { FeedHealth } from '../shared/health.js';
 import { CROSS_DP, FrankfurterClient, crossRate, parseV1 } from './frankfurter.js';
 import { ProviderError } from './http.js';
 import { testDeps } from '../../test/support/providers.js';
+import { problemOf } from '../http/problem.js';
 
 let fake: FakeHttpServer;
 let health: FeedHealth;
@@ -95,7 +96,7 @@ describe('FrankfurterClient against a fake Frankfurter v1', () => {
     expect(e).toBeInstanceOf(ProviderError);
     expect(e.status).toBe(status);
     expect(e.transient).toBe(false);
-    expect(e.problem().detail).toMatch(/frankfurter/);
+    expect(problemOf(e)!.detail).toMatch(/frankfurter/);
     expect(fake.requests).toHaveLength(1);
   });
 
@@ -113,7 +114,7 @@ describe('FrankfurterClient against a fake Frankfurter v1', () => {
     fake.failAlways({ kind: 'status', status: 500 });
     const e = await failure(client.usdRates('2026-06-10'));
     expect(e.status).toBe(500);
-    expect(e.problem().status).toBe(502);
+    expect(problemOf(e)!.status).toBe(502);
     expect(fake.requests).toHaveLength(3);
     expect(health.ok).toBe(false);
   });
@@ -122,7 +123,7 @@ describe('FrankfurterClient against a fake Frankfurter v1', () => {
     fake.failAlways({ kind: 'timeout' });
     const e = await failure(client.usdRates('2026-06-10', { retries: 0 }));
     expect(e.message).toMatch(/frankfurter: no answer within 300 ms/);
-    expect(e.problem().status).toBe(503);
+    expect(problemOf(e)!.status).toBe(503);
   });
 
   it('fails on malformed JSON', async () => {
@@ -148,7 +149,7 @@ describe('FrankfurterClient against a fake Frankfurter v1', () => {
     const e = await failure(client.usdRates('2026-06-10'));
     expect(e).toBeInstanceOf(ProviderError);
     expect(e.message).toMatch(message);
-    expect(e.problem().status).toBe(502);
+    expect(problemOf(e)!.status).toBe(502);
     expect(health.lastError).toMatch(message);
   });
 });

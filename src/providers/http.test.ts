@@ -3,6 +3,7 @@ import { FakeHttpServer } from '../../test/fakes/http.js';
 import { FeedHealth } from '../shared/health.js';
 import { HttpProvider, ProviderError, parseRetryAfter } from './http.js';
 import { testDeps } from '../../test/support/providers.js';
+import { problemOf } from '../http/problem.js';
 
 let fake: FakeHttpServer;
 let health: FeedHealth;
@@ -70,7 +71,7 @@ describe('HttpProvider against a fake server', () => {
     const e = await err(provider.get('/v1/thing'));
     expect(e).toBeInstanceOf(ProviderError);
     expect(e?.message).toMatch(/^thing: HTTP 502/);
-    expect(e?.problem()).toMatchObject({ status: 502, detail: expect.stringContaining('thing provider') });
+    expect(problemOf(e)).toMatchObject({ status: 502, detail: expect.stringContaining('thing provider') });
     expect(fake.countOf('GET', '/v1/thing')).toBe(4);
     expect(health.ok).toBe(false);
     expect(health.lastError).toMatch(/HTTP 502/);
@@ -100,7 +101,7 @@ describe('HttpProvider against a fake server', () => {
     fake.failNext({ kind: 'rate-limit', retryAfterSeconds: 300 });
     const e = await err(p.get('/v1/thing'));
     expect(e?.status).toBe(429);
-    expect(e?.problem().status).toBe(503);
+    expect(problemOf(e)!.status).toBe(503);
     expect(fake.countOf('GET', '/v1/thing')).toBe(1);
   });
 

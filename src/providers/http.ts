@@ -138,7 +138,7 @@ export class HttpProvider {
     } catch (e) {
       if (e instanceof TooLarge)
         throw fail(`answer of ${method} ${url.pathname} is larger than ${this.opts.maxBytes} bytes`, {
-          status: 502,
+          badAnswer: true,
           transient: false,
           cause: e,
         });

@@ -4,6 +4,7 @@ import { FeedHealth } from '../shared/health.js';
 import { ProviderError } from './http.js';
 import { KrakenOhlcClient, parseOhlc } from './kraken-ohlc.js';
 import { testDeps } from '../../test/support/providers.js';
+import { problemOf } from '../http/problem.js';
 
 const NOW = 1_790_000_130; // 2026-09-21T13:35:30Z
 let fake: FakeKrakenOhlc;
@@ -73,7 +74,7 @@ describe('KrakenOhlcClient against a fake Kraken', () => {
     });
     const busy = await failure(client.ohlc('XBTUSD', 1));
     expect(busy.transient).toBe(true);
-    expect(busy.problem().status).toBe(502);
+    expect(problemOf(busy)!.status).toBe(502);
   });
 
   it.each([

@@ -13,6 +13,7 @@ import { HttpProvider, ProviderError } from './http.js';
 import { KrakenOhlcClient } from './kraken-ohlc.js';
 import { JumpGuard, SDAC_EUR_MWH } from './plausible.js';
 import { StrikeClient } from './strike.js';
+import { problemOf } from '../http/problem.js';
 
 /** Provider answers are untrusted input. One block per class of check. */
 
@@ -64,7 +65,7 @@ describe('answer bodies are capped (PROVIDER_MAX_BYTES)', () => {
       expect(e).toBeInstanceOf(ProviderError);
       expect(e.message).toMatch(/larger than 4096 bytes/);
       expect(e.transient).toBe(false);
-      expect(e.problem().status).toBe(502);
+      expect(problemOf(e)!.status).toBe(502);
       expect(fake.countOf('GET', path)).toBe(1);
       expect(health.ok).toBe(false);
     },
@@ -132,7 +133,7 @@ describe('currency rates within 2× of the last accepted, unless a second answer
     fake.failNext(answer(0.9, 20.1));
     const e = await failure(client.usdRates('2026-07-01'));
     expect(e.message).toMatch(/implausible rates for 2026-07-01: USD\/DKK: 20.1/);
-    expect(e.problem().status).toBe(502);
+    expect(problemOf(e)!.status).toBe(502);
     expect(health.rejected).toBe(1);
     fake.failNext(answer(0.9, 20.2));
     expect((await client.usdRates('2026-07-01')).usd_dkk).toBe('20.2');

@@ -8,6 +8,7 @@ import { addDays } from '../../src/shared/danish-time.js';
 import { FakeHttpServer } from '../fakes/http.js';
 import { SHARED_FIXTURES_DIR, sharedFixture, sharedFixturesPresent } from '../fakes/shared-fixtures.js';
 import { testDeps } from '../support/providers.js';
+import { problemOf } from '../../src/http/problem.js';
 
 const DIR = 'energidataservice';
 type Records = { records: Record<string, unknown>[] };
@@ -122,7 +123,7 @@ describe.skipIf(!sharedFixturesPresent)('energidataservice conformance (recorded
     const error = await blocked.spotPrices('2026-01-01', '2026-01-02').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProviderError);
     expect((error as ProviderError).status).toBe(429);
-    expect((error as ProviderError).problem()).toMatchObject({ status: 503 });
+    expect(problemOf(error)).toMatchObject({ status: 503 });
     expect((error as ProviderError).message).toContain('Max allowed requests');
     // One request, no retries into the block; a client's next request is refused without a call.
     const requests = fake.requests.length;
@@ -130,7 +131,7 @@ describe.skipIf(!sharedFixturesPresent)('energidataservice conformance (recorded
       .spotPrices('2026-01-01', '2026-01-02', undefined, 'refuse')
       .catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(BudgetExhausted);
-    expect(Number((refused as ProviderError).problem().headers?.['retry-after'])).toBeGreaterThan(290);
+    expect(Number(problemOf(refused)!.headers?.['retry-after'])).toBeGreaterThan(290);
     expect(fake.requests.length).toBe(requests);
   });
 });

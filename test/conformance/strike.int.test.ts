@@ -5,6 +5,7 @@ import { satsOf } from '../../src/btc/market/quotes.js';
 import { FakeHttpServer } from '../fakes/http.js';
 import { sharedFixture, sharedFixturesPresent, SHARED_FIXTURES_DIR } from '../fakes/shared-fixtures.js';
 import { testDeps } from '../support/providers.js';
+import { problemOf } from '../../src/http/problem.js';
 
 if (!sharedFixturesPresent) console.log(`strike conformance skipped: ${SHARED_FIXTURES_DIR} is absent`);
 
@@ -54,7 +55,7 @@ describe.skipIf(!sharedFixturesPresent)('Strike adapter against the recorded ans
     const e = await client.ticker().catch((x: unknown) => x);
     expect(e).toBeInstanceOf(ProviderError);
     expect((e as ProviderError).status).toBe(status);
-    expect((e as ProviderError).problem()).toMatchObject({
+    expect(problemOf(e)).toMatchObject({
       status: answer,
       detail: expect.stringMatching(/strike/),
     });

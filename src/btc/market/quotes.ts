@@ -5,6 +5,7 @@ import { ProviderError } from '../../providers/http.js';
 import type { StrikeClient, StrikeQuote } from '../../providers/strike.js';
 import type { Clock } from '../../shared/clock.js';
 import { danishDate } from '../../shared/danish-time.js';
+import { Refusal, unavailable } from '../../shared/refusal.js';
 import { sleep } from '../../shared/sleep.js';
 import { premiumOf, SPOT_MAX_AGE_MS } from './premium.js';
 import * as repo from './repository.js';
@@ -27,16 +28,6 @@ export interface QuoteDeps {
   shutdown: AbortSignal;
   /** The EUR amount quoted, fee included (QUOTE_TOTAL_EUR). */
   quoteTotalEur: string;
-}
-
-/** The quote feed cannot give a quote now: it is off, or the broker asked us to wait `retryAfterS`. */
-export class QuoteUnavailable extends Error {
-  constructor(
-    message: string,
-    readonly retryAfterS?: number,
-  ) {
-    super(message);
-  }
 }
 
 function wrong(message: string): ProviderError {
@@ -94,11 +85,11 @@ export class QuoteFeed {
 
   /** A fresh real quote now (POST /api/quote); concurrent callers share one. */
   async quoteNow(): Promise<QuoteRow> {
-    if (!this.client) throw new QuoteUnavailable(`the quote feed is off: ${this.offReason}`);
+    if (!this.client) throw unavailable(`the quote feed is off: ${this.offReason}`);
     const wait = this.blockedUntil - this.deps.clock.monotonicMs();
     if (wait > 0) {
       const s = Math.ceil(wait / 1000);
-      throw new QuoteUnavailable(`the strike provider rate-limited us; retry in ${s} s`, s);
+      throw new Refusal('provider-unavailable', `the strike provider rate-limited us; retry in ${s} s`, s);
     }
     this.inflight ??= this.poll(this.client).finally(() => (this.inflight = null));
     return this.inflight;

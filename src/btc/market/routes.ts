@@ -4,7 +4,6 @@ import type { App } from '../../context.js';
 import { HttpProblem, problems } from '../../http/problem.js';
 import { jsonOrCsv, sendCsv } from '../../http/csv.js';
 import { PREMIUM_COLUMNS, PremiumList, PremiumQuery, PriceMessage, QuoteMessage } from './schemas.js';
-import { QuoteUnavailable } from './quotes.js';
 import type { MarketService } from './service.js';
 
 const STREAM_LIMITS =
@@ -95,16 +94,7 @@ export function marketRoutes(app: App, market: MarketService): void {
         response: { 200: QuoteMessage, ...problems(401, 502, 503) },
       },
     },
-    async (request) => {
-      try {
-        return await market.quoteNow(request.deadline.signal);
-      } catch (e) {
-        if (!(e instanceof QuoteUnavailable)) throw e;
-        const retry: Record<string, string> =
-          e.retryAfterS === undefined ? {} : { 'retry-after': String(e.retryAfterS) };
-        throw new HttpProblem(503, e.message, retry);
-      }
-    },
+    async (request) => market.quoteNow(request.deadline.signal),
   );
 
   app.get(

@@ -1,5 +1,5 @@
 import type { App } from '../../context.js';
-import { HttpProblem, problems } from '../../http/problem.js';
+import { problems } from '../../http/problem.js';
 import { Portfolio, PortfolioQuery } from './schemas.js';
 import type { PortfolioService } from './service.js';
 
@@ -17,10 +17,6 @@ export function portfolioRoutes(app: App, portfolio: PortfolioService): void {
         response: { 200: Portfolio, ...problems(400, 401, 503) },
       },
     },
-    async (request) => {
-      const answer = await portfolio.portfolio(request.query.at);
-      if (answer.ok) return answer.portfolio;
-      throw new HttpProblem(answer.reason === 'bad_at' ? 400 : 503, answer.detail);
-    },
+    async (request) => portfolio.portfolio(request.query.at),
   );
 }

@@ -4,6 +4,7 @@ import type { Db } from '../../db/schema.js';
 import { ProviderError } from '../../providers/http.js';
 import type { Clock } from '../../shared/clock.js';
 import { danishDate } from '../../shared/danish-time.js';
+import { invalid, unavailable } from '../../shared/refusal.js';
 import type { RatesService } from '../rates/service.js';
 import {
   atViolation,
@@ -23,33 +24,30 @@ export interface PortfolioDeps {
   shutdown: AbortSignal;
 }
 
-export type PortfolioAnswer =
-  { ok: true; portfolio: PortfolioJson } | { ok: false; reason: 'bad_at' | 'unconverted'; detail: string };
-
 export class PortfolioService {
   constructor(private readonly deps: PortfolioDeps) {}
 
-  /** Now (at the latest spot price), or as of the end of the day `at` (at its daily close). */
-  async portfolio(at?: string): Promise<PortfolioAnswer> {
+  /**
+   * Now (at the latest spot price), or as of the end of the day `at` (at its daily close); refused
+   * (unavailable) while the ledger holds buys without their day's rates.
+   */
+  async portfolio(at?: string): Promise<PortfolioJson> {
     if (at !== undefined) {
       const why = atViolation(at, danishDate(this.deps.clock.now()));
-      if (why) return { ok: false, reason: 'bad_at', detail: why };
+      if (why) throw invalid(why);
     }
     const { holdings, spot, closes } = await this.snapshot(at);
     if (holdings.totals.unconverted !== null)
-      return {
-        ok: false,
-        reason: 'unconverted',
-        detail:
-          `the ledger holds no rates for the buys of ${holdings.totals.unconverted}; ` +
+      throw unavailable(
+        `the ledger holds no rates for the buys of ${holdings.totals.unconverted}; ` +
           'POST /api/buys/rebuild fetches them',
-      };
+      );
     if (at === undefined) {
       const asOf = spot?.at ?? this.deps.clock.now();
-      return { ok: true, portfolio: portfolioFigures(holdings, spot ?? null, asOf) };
+      return portfolioFigures(holdings, spot ?? null, asOf);
     }
     const price = closes === null ? null : await this.withDkk(at, closes);
-    return { ok: true, portfolio: portfolioFigures(holdings, price, dayCloseInstant(at)) };
+    return portfolioFigures(holdings, price, dayCloseInstant(at));
   }
 
   /**

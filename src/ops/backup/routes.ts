@@ -1,7 +1,8 @@
 import { pipeline } from 'node:stream/promises';
 import { Type } from 'typebox';
 import type { App } from '../../context.js';
-import { HttpProblem, problems } from '../../http/problem.js';
+import { problems } from '../../http/problem.js';
+import { conflict } from '../../shared/refusal.js';
 import type { BackupService } from './service.js';
 
 const PG_DUMP =
@@ -39,10 +40,7 @@ export function backupRoutes(app: App, service: BackupService, kind: 'pglite' | 
     },
     async (request, reply) => {
       if (!service.available)
-        throw new HttpProblem(
-          409,
-          kind === 'postgres' ? PG_DUMP : 'the database is in memory: nothing to back up',
-        );
+        throw conflict(kind === 'postgres' ? PG_DUMP : 'the database is in memory: nothing to back up');
       if (request.method === 'HEAD') {
         // whether a GET would be answered now; nothing is made
         service.checkFree();

@@ -1,8 +1,8 @@
 import type { App } from '../../context.js';
 import { csvColumns, jsonOrCsv, sendCsv } from '../../http/csv.js';
-import { badRequest, problems } from '../../http/problem.js';
+import { problems } from '../../http/problem.js';
 import { Bill, BillLine, BillQuery } from './schemas.js';
-import { MonthOutOfRange, type Bill as BillAnswer, type BillService } from './service.js';
+import type { BillService } from './service.js';
 
 const LINE_COLUMNS = csvColumns(BillLine);
 
@@ -22,13 +22,7 @@ export function billRoutes(app: App, service: BillService) {
     },
     async (request, reply) => {
       const { month, format } = request.query;
-      let answer: BillAnswer;
-      try {
-        answer = await service.monthBill(month, request.deadline.signal);
-      } catch (e) {
-        if (e instanceof MonthOutOfRange) throw badRequest(e.message);
-        throw e;
-      }
+      const answer = await service.monthBill(month, request.deadline.signal);
       if (format !== 'csv') return answer;
       const sums = (name: string, amount: number) => ({
         name,

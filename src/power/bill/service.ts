@@ -2,6 +2,7 @@ import { Big } from 'big.js';
 import type { Db } from '../../db/schema.js';
 import type { Clock } from '../../shared/clock.js';
 import { addDays, danishDate, danishDayBounds } from '../../shared/danish-time.js';
+import { invalid } from '../../shared/refusal.js';
 import type { ChargesReadiness } from '../household/readiness.js';
 import * as repo from './repository.js';
 
@@ -27,16 +28,6 @@ export interface Bill {
   subtotal_dkk: number;
   vat_dkk: number;
   total_dkk: number;
-}
-
-/** A month outside 2013-01 .. the current Danish month; the route makes it a 400. */
-export class MonthOutOfRange extends Error {
-  constructor(
-    readonly month: string,
-    readonly last: string,
-  ) {
-    super(`querystring.month: ${month} is not from ${FIRST_MONTH} to ${last}`);
-  }
 }
 
 export interface BillDeps {
@@ -71,7 +62,8 @@ export class BillService {
   async monthBill(month: string, signal?: AbortSignal): Promise<Bill> {
     const deps = this.deps;
     const last = danishDate(deps.clock.now()).slice(0, 7);
-    if (month < FIRST_MONTH || month > last) throw new MonthOutOfRange(month, last);
+    if (month < FIRST_MONTH || month > last)
+      throw invalid(`querystring.month: ${month} is not from ${FIRST_MONTH} to ${last}`);
     await deps.charges.need(signal);
     const first = `${month}-01`;
     const next = addDays(`${month}-28`, 4).slice(0, 7) + '-01';

@@ -56,8 +56,6 @@ export interface RefreshResult {
 
 const ENERGINET_CODES = ['40000', '41000', 'EA-001'];
 
-export class NotConfigured extends Error {}
-
 /**
  * The household's charges: from its own meter when a metering token is there (every tariff,
  * subscription and fee its metering points list, with their history from DatahubPricelist),

@@ -4,7 +4,8 @@ import { Type } from 'typebox';
 import type { App } from '../../context.js';
 import { csvColumns, jsonOrCsv, sendCsv } from '../../http/csv.js';
 import { JobLines, streamJob } from '../../http/jobs.js';
-import { badRequest, notFound, problems } from '../../http/problem.js';
+import { problems } from '../../http/problem.js';
+import { invalid, notFound } from '../../shared/refusal.js';
 import { backfillPrices } from './command.js';
 import { BackfillQuery, ElpriceDay, ElpriceItem, ElpriceQuery, PricesDay, PricesQuery } from './schemas.js';
 
@@ -49,7 +50,7 @@ export function priceRoutes(app: App, service: PriceService, homePage: HomePage,
     },
     (request, reply) => {
       const { from, to } = request.query;
-      if (to < from) throw badRequest(`querystring.to: ${to} is before from (${from})`);
+      if (to < from) throw invalid(`querystring.to: ${to} is before from (${from})`);
       streamJob(request, reply, shutdown, (output, signal) =>
         backfillPrices(service, from, to, output, signal),
       );

@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import type { App } from '../../context.js';
 import { JobLines, streamJob } from '../../http/jobs.js';
 import { HttpProblem, problems } from '../../http/problem.js';
+import { invalid } from '../../shared/refusal.js';
 import { utf8Refusal } from '../../shared/utf8.js';
 import { bufferSource, importSolarSource } from './command.js';
 import { ImportQuery, SolarQuery, SolarReadings } from './schemas.js';
@@ -13,7 +14,7 @@ export function solarRoutes(app: App, deps: { solar: SolarService; shutdown: Abo
     { parseAs: 'buffer', bodyLimit: SOLAR_UPLOAD_MAX_BYTES },
     (_request, body, done) => {
       const refusal = utf8Refusal(body as Buffer, { lines: true });
-      done(refusal ? new HttpProblem(400, `body: ${refusal}`) : null, body);
+      done(refusal ? invalid(`body: ${refusal}`) : null, body);
     },
   );
   app.post(

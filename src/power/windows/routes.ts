@@ -1,7 +1,8 @@
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { App } from '../../context.js';
-import { badRequest, problems } from '../../http/problem.js';
+import { problems } from '../../http/problem.js';
+import { invalid } from '../../shared/refusal.js';
 import { Cheapest } from '../costs/schemas.js';
 import type { CostService } from '../costs/service.js';
 import { CheapestQuery, CheapestWindow, GreenestQuery, GreenestWindow } from './schemas.js';
@@ -23,22 +24,20 @@ export function windowRoutes(app: App, windows: WindowService, costs: Pick<CostS
       const { minutes, after, before, hours, date, area } = request.query;
       if (minutes !== undefined) {
         if (hours !== undefined)
-          throw badRequest(
-            'querystring.hours: give minutes (quarter hours) or hours (whole hours), not both',
-          );
+          throw invalid('querystring.hours: give minutes (quarter hours) or hours (whole hours), not both');
         if (date !== undefined)
-          throw badRequest('querystring.date: goes with hours; with minutes, give after and before');
+          throw invalid('querystring.date: goes with hours; with minutes, give after and before');
         const q = { minutes, after, before, area };
         // A cached answer leaves the request's deadline signal unmade.
         const json = windows.cachedCheapest(q) ?? (await windows.cheapest(q, request.deadline.signal));
         return (reply as FastifyReply).type('application/json').send(json) as never;
       }
       if (hours === undefined)
-        throw badRequest(
+        throw invalid(
           "querystring.minutes: required: the window's length, 15 to 720 in steps of 15 (or hours=1..12 for whole hours)",
         );
       if (after !== undefined || before !== undefined)
-        throw badRequest(
+        throw invalid(
           `querystring.${after !== undefined ? 'after' : 'before'}: goes with minutes, not hours`,
         );
       return costs.cheapest(hours, date, area, request.deadline.signal);
