@@ -2,7 +2,7 @@ import type { App } from '../../context.js';
 import { csvColumns, jsonOrCsv, sendCsv } from '../../http/csv.js';
 import { badRequest, problems } from '../../http/problem.js';
 import { Bill, BillLine, BillQuery } from './schemas.js';
-import { MonthOutOfRange, type Bill as BillAnswer, type BillService } from './service.js';
+import { MonthOutOfRange, type BillService } from './service.js';
 
 const LINE_COLUMNS = csvColumns(BillLine);
 
@@ -22,7 +22,7 @@ export function billRoutes(app: App, service: BillService) {
     },
     async (request, reply) => {
       const { month, format } = request.query;
-      let answer: BillAnswer;
+      let answer: Bill;
       try {
         answer = await service.monthBill(month, request.deadline.signal);
       } catch (e) {
