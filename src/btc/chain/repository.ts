@@ -1,4 +1,4 @@
-import { sql, type Insertable, type Selectable } from 'kysely';
+import type { Insertable, Selectable } from 'kysely';
 import { writeInChunks } from '../../db/chunks.js';
 import type { Db } from '../../db/schema.js';
 import { walletsRelation } from '../ledger/repository.js';
