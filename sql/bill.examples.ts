@@ -11,7 +11,6 @@ const params = {
 
 const examples: QueryExamples<typeof repository> = {
   billTotals: [[params]],
-  billSubscriptions: [['2025-10-01T00:00:00', '2025-11-01T00:00:00']],
 };
 
 export default {

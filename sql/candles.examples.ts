@@ -18,6 +18,8 @@ const examples: QueryExamples<typeof repository> = {
   insertClosedCandles: [['btc.candles_hour', [candle]]],
   lastCandle: [['btc.candles_day', 'BTC/USD']],
   latestCandles: [['btc.candles_hour', 'BTC/USD', 24]],
+  pruneMinuteCandles: [[new Date('2026-06-20T12:34:00Z'), 1000]],
+  dailyCloses: [[new Date('2026-07-01T00:00:00Z')]],
 };
 
 export default {

@@ -6,8 +6,6 @@ const ADDRESS = 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu';
 const at = new Date('2026-07-03T10:41:00Z');
 
 const examples: QueryExamples<typeof repository> = {
-  walletMoves: [[4]],
-  walletById: [[4]],
   getWatch: [[4]],
   lockWatch: [[4]],
   deleteWatch: [[4]],

@@ -130,41 +130,6 @@ set
   "fee_sats" = "excluded"."fee_sats",
   "all_inputs_ours" = "excluded"."all_inputs_ours";
 
--- src/btc/chain/repository.ts walletById
-select
-  "id",
-  "name",
-  "wallet_type",
-  "balance"
-from
-  "btc"."wallets"
-where
-  "id" = $1;
-
--- src/btc/chain/repository.ts walletMoves
-select
-  id as event_id,
-  to_char(occurred_at, 'YYYY-MM-DD') as date,
-  sats as delta
-from
-  btc.events
-where
-  to_wallet = $1
-  and type <> 'bank_to_exchange'
-union all
-select
-  id,
-  to_char(occurred_at, 'YYYY-MM-DD'),
-  - (sats + fee_sats)
-from
-  btc.events
-where
-  from_wallet = $2
-  and type = 'wallet_to_wallet'
-order by
-  date,
-  event_id;
-
 -- src/btc/chain/repository.ts walletWatchingKey
 select
   "wallet"
@@ -197,6 +162,14 @@ select
   "c"."mempool_sats"
 from
   "btc"."chain_watch" as "c"
-  inner join "btc"."wallets" as "w" on "w"."id" = "c"."wallet"
+  inner join (
+    select
+      "id",
+      "name",
+      "wallet_type",
+      "balance"
+    from
+      "btc"."wallets"
+  ) as "w" on "w"."id" = "c"."wallet"
 order by
   "c"."wallet";

@@ -26,20 +26,45 @@ with
       ) as metered,
       e.time_dk is null as unpriced
     from
-      power.metered_hours m
-      left join power.elprices e on e.time_dk = date_trunc('hour', m.start_at at time zone 'UTC') at time zone 'UTC'
-      and e.price_area = $2
-      left join power.prices q on m.minutes = 15
+      (
+        select
+          start_at,
+          date_dk,
+          minutes,
+          consumption_kwh,
+          production_kwh,
+          solar_kwh
+        from
+          power.metered_hours
+        where
+          start_at >= $2
+          and start_at < $3
+      ) m
+      left join (
+        select
+          time_dk,
+          price_dkk,
+          charges_sum_dkk_kwh
+        from
+          power.elprices
+        where
+          price_area = $4
+      ) e on e.time_dk = date_trunc('hour', m.start_at at time zone 'UTC') at time zone 'UTC'
+      left join (
+        select
+          time_dk,
+          price_dkk
+        from
+          power.prices
+        where
+          price_area = $5
+          and resolution_minutes = 15
+      ) q on m.minutes = 15
       and q.time_dk = m.start_at
-      and q.price_area = $3
-      and q.resolution_minutes = 15
       cross join lateral (
         select
           coalesce(q.price_dkk, e.price_dkk) as spot
       ) s
-    where
-      m.start_at >= $4
-      and m.start_at < $5
   ),
   h as (
     select
@@ -227,20 +252,45 @@ from
       ) as metered,
       e.time_dk is null as unpriced
     from
-      power.metered_hours m
-      left join power.elprices e on e.time_dk = date_trunc('hour', m.start_at at time zone 'UTC') at time zone 'UTC'
-      and e.price_area = $2
-      left join power.prices q on m.minutes = 15
+      (
+        select
+          start_at,
+          date_dk,
+          minutes,
+          consumption_kwh,
+          production_kwh,
+          solar_kwh
+        from
+          power.metered_hours
+        where
+          start_at >= $2
+          and start_at < $3
+      ) m
+      left join (
+        select
+          time_dk,
+          price_dkk,
+          charges_sum_dkk_kwh
+        from
+          power.elprices
+        where
+          price_area = $4
+      ) e on e.time_dk = date_trunc('hour', m.start_at at time zone 'UTC') at time zone 'UTC'
+      left join (
+        select
+          time_dk,
+          price_dkk
+        from
+          power.prices
+        where
+          price_area = $5
+          and resolution_minutes = 15
+      ) q on m.minutes = 15
       and q.time_dk = m.start_at
-      and q.price_area = $3
-      and q.resolution_minutes = 15
       cross join lateral (
         select
           coalesce(q.price_dkk, e.price_dkk) as spot
       ) s
-    where
-      m.start_at >= $4
-      and m.start_at < $5
   ) i
 where
   i.unpriced

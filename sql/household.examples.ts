@@ -28,7 +28,8 @@ const examples: QueryExamples<typeof repository> = {
   ],
   householdChargesBetween: [['2026-07-03T00:00:00', '2026-07-04T00:00:00']],
   householdGridOwners: [[]],
-  meterLinks: [[]],
+  subscriptionsDuring: [['2025-10-01T00:00:00', '2025-11-01T00:00:00']],
+  feedInTariffs: [[new Date('2026-07-03T10:00:00Z'), new Date('2026-07-04T22:00:00Z')]],
 };
 
 export default {

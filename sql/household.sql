@@ -16,6 +16,35 @@ where
   "source" = $1
   and "role" in ($2, $3, $4);
 
+-- src/power/household/repository.ts feedInTariffs
+select
+  h.hour,
+  coalesce(
+    sum(
+      hc.prices[
+        extract(
+          hour
+          from
+            h.hour at time zone 'Europe/Copenhagen'
+        )::int + 1
+      ]
+    ),
+    0
+  )::text as dkk_kwh
+from
+  generate_series(
+    $1::timestamptz,
+    $2::timestamptz - interval '1 hour',
+    interval '1 hour'
+  ) as h (hour)
+  left join power.household_charges hc on hc.kind = 'tariff'
+  and hc.applies_to = 'production'
+  and hc.during @> (h.hour at time zone 'Europe/Copenhagen')
+group by
+  h.hour
+order by
+  h.hour;
+
 -- src/power/household/repository.ts hasHouseholdCharges
 select
   "kind"
@@ -109,30 +138,24 @@ values
     $13
   );
 
--- src/power/household/repository.ts meterLinks
+-- src/power/household/repository.ts subscriptionsDuring
 select
-  c.kind,
-  mp.type_of_mp,
-  c.name,
-  c.owner_gln,
-  c.period_type,
-  c.valid_from,
-  c.valid_to,
+  name,
+  kind,
+  owner_gln,
+  owner,
+  resolution,
+  prices[1]::text as price_dkk,
   (
-    select
-      array_agg(
-        p.price_dkk::text
-        order by
-          p.position
-      )
-    from
-      power.charge_prices p
-    where
-      p.charge_id = c.charge_id
-  ) as prices
+    least(coalesce(valid_to, $1::timestamp), $2::timestamp)::date - greatest(valid_from, $3::timestamp)::date
+  ) as days
 from
-  power.charges c
-  left join power.metering_points mp using (metering_point_id)
+  power.household_charges
+where
+  kind = 'subscription'
+  and applies_to = 'consumption'
+  and during && tsrange ($4::timestamp, $5::timestamp)
 order by
-  c.valid_from,
-  c.charge_id;
+  owner_gln,
+  name,
+  valid_from;

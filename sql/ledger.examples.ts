@@ -63,6 +63,7 @@ const repositoryExamples: QueryExamples<typeof repository> = {
     ],
   ],
   datesMissingRates: [[]],
+  walletMoves: [[4]],
 };
 
 const historyExamples: QueryExamples<typeof history> = {
@@ -118,6 +119,7 @@ const projectionExamples: QueryExamples<typeof projections> = {
 const idempotencyExamples: QueryExamples<typeof idempotency> = {
   findAnswer: [['key-1']],
   storeAnswer: [['key-1', { request_hash: 'ab12', status: 201, body: { id: 42 } }]],
+  pruneIdempotencyKeys: [[new Date('2026-07-19T12:34:00Z'), 1000]],
 };
 
 export default {

@@ -372,6 +372,30 @@ returning
   "wallet_type",
   "balance";
 
+-- src/btc/ledger/repository.ts walletMoves
+select
+  id as event_id,
+  to_char(occurred_at, 'YYYY-MM-DD') as date,
+  sats as delta
+from
+  btc.events
+where
+  to_wallet = $1
+  and type <> 'bank_to_exchange'
+union all
+select
+  id,
+  to_char(occurred_at, 'YYYY-MM-DD'),
+  - (sats + fee_sats)
+from
+  btc.events
+where
+  from_wallet = $2
+  and type = 'wallet_to_wallet'
+order by
+  date,
+  event_id;
+
 -- src/btc/ledger/history.ts appendToWalletDays
 insert into
   "btc"."wallet_days" ("wallet", "day", "delta", "low", "high")
@@ -996,6 +1020,20 @@ from
   "btc"."idempotency_keys"
 where
   "key" = $1;
+
+-- src/btc/ledger/idempotency.ts pruneIdempotencyKeys
+delete from "btc"."idempotency_keys"
+where
+  "key" in (
+    select
+      "key"
+    from
+      "btc"."idempotency_keys"
+    where
+      "created_at" < $1
+    limit
+      $2
+  );
 
 -- src/btc/ledger/idempotency.ts storeAnswer
 insert into

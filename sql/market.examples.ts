@@ -38,6 +38,7 @@ const examples: QueryExamples<typeof repository> = {
   feeOf: [['2026-07-03', '55']],
   saveFee: [[{ date: '2026-07-03', total_eur: '55', fee_eur: '0.55', learned_at: at }]],
   notify: [['btc_price', '42']],
+  foldQuotes: [[new Date('2026-07-13T12:00:00Z'), 1]],
 };
 
 export default {

@@ -9,6 +9,120 @@ where
   "date" = $1
   and "total_eur" = $2;
 
+-- src/btc/market/repository.ts foldQuotes
+with
+  batch as (
+    select
+      least(
+        $1::timestamptz,
+        date_trunc('hour', min(at), 'UTC') + make_interval(hours => $2)
+      ) as until
+    from
+      btc.quotes
+    where
+      at < $3
+  ),
+  gone as (
+    delete from btc.quotes q using batch
+    where
+      q.at < batch.until
+    returning
+      q.*
+  ),
+  folded as (
+    select
+      date_trunc('hour', at, 'UTC') as time,
+      total_eur,
+      count(*)::int as quotes,
+      min(quote_sats) as quote_sats_min,
+      max(quote_sats) as quote_sats_max,
+      sum(quote_sats) as quote_sats_sum,
+      max(at) as last_at,
+      (
+        array_agg(
+          rates
+          order by
+            at desc,
+            id desc
+        )
+      ) [1] as last_rates,
+      count(spread_pct)::int as premium_quotes,
+      coalesce(sum(spread_pct), 0) as spread_pct_sum,
+      min(spread_pct) as spread_pct_min,
+      max(spread_pct) as spread_pct_max,
+      coalesce(sum(all_in_pct), 0) as all_in_pct_sum
+    from
+      gone
+    group by
+      1,
+      2
+  ),
+  written as (
+    insert into
+      btc.quotes_hour as h (
+        time,
+        total_eur,
+        quotes,
+        quote_sats_min,
+        quote_sats_max,
+        quote_sats_avg,
+        quote_sats_sum,
+        last_at,
+        last_rates,
+        premium_quotes,
+        spread_pct_sum,
+        spread_pct_min,
+        spread_pct_max,
+        all_in_pct_sum
+      )
+    select
+      time,
+      total_eur,
+      quotes,
+      quote_sats_min,
+      quote_sats_max,
+      round(quote_sats_sum / quotes, 2),
+      quote_sats_sum,
+      last_at,
+      last_rates,
+      premium_quotes,
+      spread_pct_sum,
+      spread_pct_min,
+      spread_pct_max,
+      all_in_pct_sum
+    from
+      folded
+    on conflict (time, total_eur) do update
+    set
+      quotes = h.quotes + excluded.quotes,
+      quote_sats_min = least(h.quote_sats_min, excluded.quote_sats_min),
+      quote_sats_max = greatest(h.quote_sats_max, excluded.quote_sats_max),
+      quote_sats_sum = h.quote_sats_sum + excluded.quote_sats_sum,
+      quote_sats_avg = round(
+        (h.quote_sats_sum + excluded.quote_sats_sum) / (h.quotes + excluded.quotes),
+        2
+      ),
+      last_rates = case
+        when excluded.last_at >= h.last_at then excluded.last_rates
+        else h.last_rates
+      end,
+      last_at = greatest(h.last_at, excluded.last_at),
+      premium_quotes = h.premium_quotes + excluded.premium_quotes,
+      spread_pct_sum = h.spread_pct_sum + excluded.spread_pct_sum,
+      spread_pct_min = least(h.spread_pct_min, excluded.spread_pct_min),
+      spread_pct_max = greatest(h.spread_pct_max, excluded.spread_pct_max),
+      all_in_pct_sum = h.all_in_pct_sum + excluded.all_in_pct_sum
+    returning
+      1
+  )
+select
+  (
+    select
+      count(*)
+    from
+      gone
+  )::int as quotes;
+
 -- src/btc/market/repository.ts insertPrice
 insert into
   "btc"."spot_prices" ("at", "btc_usd", "btc_eur", "btc_dkk", "rates")

@@ -65,6 +65,8 @@ const examples: QueryExamples<typeof repository> = {
   ],
   energyBetween: [['power.production', start, end]],
   energyHoursBetween: [['power.consumption', start, end]],
+  lastMeteredDay: [[new Date('2026-06-02T22:00:00Z'), new Date('2026-07-02T22:00:00Z')]],
+  chargeListings: [[]],
   lastSyncedDay: [[]],
   markSynced: [['2026-07-01']],
 };

@@ -5,6 +5,34 @@ analyze power.consumption,
 power.production,
 power.metered_hours;
 
+-- src/power/metering/repository.ts chargeListings
+select
+  c.kind,
+  mp.type_of_mp,
+  c.name,
+  c.owner_gln,
+  c.period_type,
+  c.valid_from,
+  c.valid_to,
+  (
+    select
+      array_agg(
+        p.price_dkk::text
+        order by
+          p.position
+      )
+    from
+      power.charge_prices p
+    where
+      p.charge_id = c.charge_id
+  ) as prices
+from
+  power.charges c
+  left join power.metering_points mp using (metering_point_id)
+order by
+  c.valid_from,
+  c.charge_id;
+
 -- src/power/metering/repository.ts energyBetween
 select
   "metering_point_id",
@@ -106,6 +134,32 @@ values
 on conflict do nothing
 returning
   "start_at";
+
+-- src/power/metering/repository.ts lastMeteredDay
+select
+  date_dk::text as date
+from
+  power.metered_hours
+where
+  start_at >= $1
+  and start_at < $2
+  and consumption_kwh is not null
+group by
+  date_dk
+having
+  sum(minutes) * 60 = extract(
+    epoch
+    from
+      (
+        (date_dk + 1)::timestamp at time zone 'Europe/Copenhagen'
+      ) - (
+        date_dk::timestamp at time zone 'Europe/Copenhagen'
+      )
+  )
+order by
+  date_dk desc
+limit
+  1;
 
 -- src/power/metering/repository.ts lastSyncedDay
 select

@@ -5,8 +5,6 @@ const examples: QueryExamples<typeof repository> = {
   totals: [[], ['2026-07-01']],
   walletBalances: [[]],
   walletBalancesAt: [['2026-07-01']],
-  latestSpotPrice: [[]],
-  dailyCloses: [[new Date('2026-07-01T00:00:00Z')]],
 };
 
 export default {

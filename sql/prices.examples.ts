@@ -13,6 +13,8 @@ const examples: QueryExamples<typeof repository> = {
     [start, end, undefined],
     [start, end, 'DK2'],
   ],
+  consumerHours: [[start, end, 'DK1']],
+  consumerQuarters: [[start, end, 'DK1']],
 };
 
 export default {

@@ -104,6 +104,45 @@ where
     or e.other_tariffs_dkk_kwh is distinct from c.other
   );
 
+-- src/power/prices/repository.ts consumerHours
+select
+  "time_dk",
+  "price_dkk",
+  "tariff_dkk",
+  "transmission_dkk_kwh",
+  "system_dkk_kwh",
+  "electricity_tax_dkk_kwh",
+  "other_tariffs_dkk_kwh"
+from
+  "power"."elprices"
+where
+  "time_dk" >= $1
+  and "time_dk" < $2
+  and "price_area" = $3
+order by
+  "time_dk";
+
+-- src/power/prices/repository.ts consumerQuarters
+select
+  p.time_dk,
+  p.resolution_minutes as minutes,
+  p.price_dkk,
+  e.tariff_dkk,
+  e.transmission_dkk_kwh,
+  e.system_dkk_kwh,
+  e.electricity_tax_dkk_kwh,
+  e.other_tariffs_dkk_kwh
+from
+  power.prices p
+  left join power.elprices e on e.time_dk = date_trunc('hour', p.time_dk at time zone 'UTC') at time zone 'UTC'
+  and e.price_area = p.price_area
+where
+  p.time_dk >= $1
+  and p.time_dk < $2
+  and p.price_area = $3
+order by
+  p.time_dk;
+
 -- src/power/prices/repository.ts deriveElprices
 insert into
   power.elprices (

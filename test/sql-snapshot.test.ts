@@ -13,7 +13,6 @@ describe('the checked-in SQL of every repository query', () => {
         'chain',
         'co2',
         'costs',
-        'evcc',
         'ha-statistics',
         'imports',
         'household',

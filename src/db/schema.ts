@@ -8,7 +8,6 @@ import type { MarketTables } from '../btc/market/tables.js';
 import type { PricesTables } from '../power/prices/tables.js';
 import type { MeteringTables } from '../power/metering/tables.js';
 import type { SolarTables } from '../power/solar/tables.js';
-import type { CostTables } from '../power/costs/tables.js';
 import type { HouseholdTables } from '../power/household/tables.js';
 import type { HaStatisticsTables } from '../power/ha-statistics/tables.js';
 import type { Co2Tables } from '../power/co2/tables.js';
@@ -39,7 +38,6 @@ export interface DB
     PricesTables,
     MeteringTables,
     SolarTables,
-    CostTables,
     HouseholdTables,
     HaStatisticsTables,
     Co2Tables {}

@@ -81,3 +81,23 @@ export async function latestCandles(
     .orderBy('time', 'asc')
     .execute();
 }
+
+/** Deletes at most `limit` of the oldest 1-minute candles (both pairs) that start before `before`, for the daily retention. */
+export async function pruneMinuteCandles(db: Db, before: Date, limit: number): Promise<number> {
+  const r = await sql`
+    delete from btc.candles_minute
+    where (pair, time) in (
+      select pair, time from btc.candles_minute where time < ${before} order by time limit ${limit}
+    )`.execute(db);
+  return Number(r.numAffectedRows ?? 0);
+}
+
+/** The closes of the daily candles that start at `start` (00:00 UTC), per pair: the portfolio's value of a past day. */
+export function dailyCloses(db: Db, start: Date): Promise<{ pair: string; close: string }[]> {
+  return db
+    .selectFrom('btc.candles_day')
+    .select(['pair', 'close'])
+    .where('time', '=', start)
+    .where('pair', 'in', ['BTC/EUR', 'BTC/USD'])
+    .execute();
+}

@@ -7,7 +7,7 @@
  */
 import { addDays, danishDate } from '../../shared/danish-time.js';
 
-/** One way a ledger event moves a wallet's sats (the ledger's rule, read by the repository). */
+/** One way a ledger event moves a wallet's sats (the ledger's rule, read through its `walletMoves`). */
 export interface LedgerMove {
   eventId: number;
   /** The event's Danish date, YYYY-MM-DD. */

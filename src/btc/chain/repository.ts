@@ -1,41 +1,12 @@
-import { sql, type Insertable, type Selectable } from 'kysely';
+import type { Insertable, Selectable } from 'kysely';
 import { writeInChunks } from '../../db/chunks.js';
 import type { Db } from '../../db/schema.js';
-import type { LedgerMove } from './match.js';
+import { walletsRelation } from '../ledger/repository.js';
 import type { ChainAddressesTable, ChainTxsTable, ChainWatchTable } from './tables.js';
 
 export type WatchRow = Selectable<ChainWatchTable>;
 export type AddressRow = Selectable<ChainAddressesTable>;
 export type TxRow = Selectable<ChainTxsTable>;
-
-// ── the ledger ─────────────────────────────────────────────────────────────
-
-/**
- * The one reading of how the ledger's events move a wallet's sats, kept to the ledger's rule
- * (src/btc/ledger/history.ts): the wallet an event pays gains its sats unless the event is a bank
- * deposit (which moves fiat); the sender of a wallet_to_wallet loses its sats and the fee.
- */
-export async function walletMoves(db: Db, wallet: number): Promise<LedgerMove[]> {
-  const r = await sql<{ event_id: number; date: string; delta: number }>`
-    select id as event_id, to_char(occurred_at, 'YYYY-MM-DD') as date, sats as delta from btc.events
-    where to_wallet = ${wallet} and type <> 'bank_to_exchange'
-    union all
-    select id, to_char(occurred_at, 'YYYY-MM-DD'), -(sats + fee_sats) from btc.events
-    where from_wallet = ${wallet} and type = 'wallet_to_wallet'
-    order by date, event_id`.execute(db);
-  return r.rows.map((m) => ({ eventId: Number(m.event_id), date: m.date, delta: Number(m.delta) }));
-}
-
-export function walletById(
-  db: Db,
-  wallet: number,
-): Promise<{ id: number; name: string; wallet_type: 'exchange' | 'wallet'; balance: number } | undefined> {
-  return db
-    .selectFrom('btc.wallets')
-    .select(['id', 'name', 'wallet_type', 'balance'])
-    .where('id', '=', wallet)
-    .executeTakeFirst();
-}
 
 // ── watch keys ─────────────────────────────────────────────────────────────
 
@@ -110,7 +81,7 @@ export function watchedWallets(db: Db): Promise<
 > {
   return db
     .selectFrom('btc.chain_watch as c')
-    .innerJoin('btc.wallets as w', 'w.id', 'c.wallet')
+    .innerJoin(walletsRelation(db).as('w'), 'w.id', 'c.wallet')
     .select(['c.wallet', 'w.name', 'w.balance', 'c.scanned_at', 'c.chain_sats', 'c.mempool_sats'])
     .orderBy('c.wallet')
     .execute();

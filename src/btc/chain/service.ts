@@ -4,6 +4,7 @@ import { untilAborted } from '../../shared/abort.js';
 import type { Clock } from '../../shared/clock.js';
 import type { FeedHealth } from '../../shared/health.js';
 import { Refusal, conflict, notFound, unavailable } from '../../shared/refusal.js';
+import { getWallet, walletMoves } from '../ledger/repository.js';
 import type { Network } from './keys.js';
 import { matchMoves, suggest, type TxView } from './match.js';
 import * as repo from './repository.js';
@@ -191,7 +192,7 @@ export class ChainService {
   private async watched(wallet: number): Promise<repo.WatchRow> {
     const row = await repo.getWatch(this.deps.db, wallet);
     if (row) return row;
-    if (!(await repo.walletById(this.deps.db, wallet))) throw notFound(`no wallet ${wallet}`);
+    if (!(await getWallet(this.deps.db, wallet))) throw notFound(`no wallet ${wallet}`);
     throw conflict(
       `wallet ${wallet} has no watch key; set one with PATCH /api/wallets/${wallet} {"watch": …}`,
     );
@@ -201,7 +202,7 @@ export class ChainService {
   async comparison(wallet: number): Promise<ChainComparisonJson> {
     const { db } = this.deps;
     const row = await this.watched(wallet);
-    const [parts, moves] = [await repo.txParts(db, wallet), await repo.walletMoves(db, wallet)];
+    const [parts, moves] = [await repo.txParts(db, wallet), await walletMoves(db, wallet)];
     const views = new Map<string, TxView>();
     for (const p of parts) {
       const view = views.get(p.txid) ?? {

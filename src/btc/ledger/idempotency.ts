@@ -48,3 +48,19 @@ export async function storeAnswer(db: Db, key: string, answer: StoredAnswer): Pr
     .executeTakeFirst();
   return r !== undefined;
 }
+
+/**
+ * Deletes at most `limit` keys stored before `before`, for the daily retention: a retry after
+ * that is a new request, as with Stripe's 24 hours.
+ */
+export async function pruneIdempotencyKeys(db: Db, before: Date, limit: number): Promise<number> {
+  const r = await db
+    .deleteFrom('btc.idempotency_keys')
+    .where(
+      'key',
+      'in',
+      db.selectFrom('btc.idempotency_keys').select('key').where('created_at', '<', before).limit(limit),
+    )
+    .executeTakeFirst();
+  return Number(r.numDeletedRows);
+}

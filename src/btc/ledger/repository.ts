@@ -225,3 +225,33 @@ export async function datesMissingRates(db: Db): Promise<string[]> {
     order by 1`.execute(db);
   return r.rows.map((x) => x.date);
 }
+
+// ── what the other features read ───────────────────────────────────────────
+
+/** The wallets with their kept balances, as a relation for a statement to join on `id`. */
+export function walletsRelation(db: Db) {
+  return db.selectFrom('btc.wallets').select(['id', 'name', 'wallet_type', 'balance']);
+}
+
+/** One way an event moves a wallet's sats: its Danish date and the sats in (> 0) or out (< 0), the fee included. */
+export interface WalletMove {
+  eventId: number;
+  date: string;
+  delta: number;
+}
+
+/**
+ * Every move of one wallet's sats, by date and event (the chain's comparison reads them): the
+ * wallet an event pays gains its sats unless the event is a bank deposit (which moves fiat); the
+ * sender of a wallet_to_wallet loses its sats and the fee.
+ */
+export async function walletMoves(db: Db, wallet: number): Promise<WalletMove[]> {
+  const r = await sql<{ event_id: number; date: string; delta: number }>`
+    select id as event_id, to_char(occurred_at, 'YYYY-MM-DD') as date, sats as delta from btc.events
+    where to_wallet = ${wallet} and type <> 'bank_to_exchange'
+    union all
+    select id, to_char(occurred_at, 'YYYY-MM-DD'), -(sats + fee_sats) from btc.events
+    where from_wallet = ${wallet} and type = 'wallet_to_wallet'
+    order by date, event_id`.execute(db);
+  return r.rows.map((m) => ({ eventId: Number(m.event_id), date: m.date, delta: Number(m.delta) }));
+}

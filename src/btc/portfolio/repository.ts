@@ -2,8 +2,9 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/schema.js';
 
 /**
- * The portfolio reads the ledger's and the market's tables; it owns none. Sums leave SQL as
- * numeric strings (exact); nothing is rounded here.
+ * The portfolio owns no table: it reads the ledger's here, and the market's spot price and the
+ * candles' closes through their repositories. Sums leave SQL as numeric strings (exact);
+ * nothing is rounded here.
  */
 
 /** Fiat sums per currency, exact. */
@@ -26,13 +27,6 @@ export interface WalletSats {
   name: string;
   wallet_type: 'exchange' | 'wallet';
   sats: string;
-}
-
-export interface SpotRow {
-  at: Date;
-  btc_eur: string;
-  btc_usd: string;
-  btc_dkk: string | null;
 }
 
 // Divisions get 30 decimal places (PostgreSQL gives about 16 significant digits by default), so
@@ -115,24 +109,4 @@ export async function walletBalancesAt(db: Db, at: string): Promise<WalletSats[]
     group by w.id
     order by w.id`.execute(db);
   return r.rows.map((w) => ({ ...w, sats: String(w.sats) }));
-}
-
-/** The spot price every process answers: the latest stored row. */
-export function latestSpotPrice(db: Db): Promise<SpotRow | undefined> {
-  return db
-    .selectFrom('btc.spot_prices')
-    .select(['at', 'btc_eur', 'btc_usd', 'btc_dkk'])
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-}
-
-/** The closes of the daily candles that start at `start` (00:00 UTC), per pair. */
-export function dailyCloses(db: Db, start: Date): Promise<{ pair: string; close: string }[]> {
-  return db
-    .selectFrom('btc.candles_day')
-    .select(['pair', 'close'])
-    .where('time', '=', start)
-    .where('pair', 'in', ['BTC/EUR', 'BTC/USD'])
-    .execute();
 }

@@ -14,6 +14,8 @@ import {
   type PortfolioJson,
   type Price,
 } from './figures.js';
+import { dailyCloses } from '../candles/repository.js';
+import { latestPrice } from '../market/repository.js';
 import * as repo from './repository.js';
 
 export interface PortfolioDeps {
@@ -64,8 +66,8 @@ export class PortfolioService {
         const wallets =
           at === undefined ? await repo.walletBalances(trx) : await repo.walletBalancesAt(trx, at);
         const holdings: Holdings = { totals, wallets };
-        if (at === undefined) return { holdings, spot: await repo.latestSpotPrice(trx), closes: null };
-        const rows = await repo.dailyCloses(trx, new Date(`${at}T00:00:00Z`));
+        if (at === undefined) return { holdings, spot: await latestPrice(trx), closes: null };
+        const rows = await dailyCloses(trx, new Date(`${at}T00:00:00Z`));
         const close = (pair: string) => rows.find((r) => r.pair === pair)?.close ?? null;
         const closes = rows.length === 0 ? null : { eur: close('BTC/EUR'), usd: close('BTC/USD') };
         return { holdings, spot: undefined, closes };

@@ -3,6 +3,9 @@ import type { Database } from '../../db/connect.js';
 import type { Db } from '../../db/schema.js';
 import type { Clock } from '../../shared/clock.js';
 import { sleep } from '../../shared/sleep.js';
+import { pruneMinuteCandles } from '../candles/repository.js';
+import { pruneIdempotencyKeys } from '../ledger/idempotency.js';
+import { foldQuotes } from '../market/repository.js';
 import * as repo from './repository.js';
 
 export interface RetentionOptions {
@@ -86,17 +89,17 @@ export class RetentionService {
     };
     await drain(
       'quotesFolded',
-      () => repo.foldQuotes(db, cut.quotes, hours),
+      () => foldQuotes(db, cut.quotes, hours),
       (n) => n > 0,
     );
     await drain(
       'minuteCandlesDeleted',
-      () => repo.pruneMinuteCandles(db, cut.minuteCandles, rows),
+      () => pruneMinuteCandles(db, cut.minuteCandles, rows),
       (n) => n === rows,
     );
     await drain(
       'idempotencyKeysDeleted',
-      () => repo.pruneIdempotencyKeys(db, cut.idempotencyKeys, rows),
+      () => pruneIdempotencyKeys(db, cut.idempotencyKeys, rows),
       (n) => n === rows,
     );
     for (const table of repo.VACUUMED) {

@@ -8,7 +8,7 @@ import { startTestApp, type TestApp } from '../../../test/support/app.js';
 import { refreshCharges, storeDay } from '../../../test/support/costs.js';
 import { addDays, danishDaySteps } from '../../shared/danish-time.js';
 import { insertEnergy } from '../metering/repository.js';
-import type { Bill } from './service.js';
+import type { Bill } from './schemas.js';
 
 /** A bill over metering that comes a day or more late lists the days it leaves out. */
 const API_TOKEN = 'bill-missing-days-token-01';

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/schema.js';
 import { meteredIntervals, type CostParams } from '../costs/intervals.js';
+import { consumptionTariffs } from '../household/repository.js';
 
 /** The month's consumption: how much, how many minutes of it were metered, and how much of it is priced. */
 export interface BillUsage {
@@ -48,8 +49,7 @@ export async function billTotals(
              sum(h.kwh * hc.prices[extract(hour from h.local)::int + 1])::text as amount_dkk,
              min(array_position(array['grid', 'transmission', 'system', 'other', 'electricity_tax']::text[], hc.role)) as rank
         from hours h
-        join power.household_charges hc
-          on hc.kind = 'tariff' and hc.applies_to = 'consumption' and hc.during @> h.local
+        join (${consumptionTariffs()}) hc on hc.during @> h.local
        group by hc.role, hc.name, hc.owner_gln
     )
     select (select json_build_object(
@@ -67,28 +67,4 @@ export async function billTotals(
                                      order by rank, name), '[]'::json)
               from tariffs) as tariffs`.execute(db);
   return result.rows[0]!;
-}
-
-export interface BillSubscriptionRow {
-  name: string;
-  kind: string;
-  owner_gln: string;
-  owner: string | null;
-  resolution: string;
-  price_dkk: string;
-  /** Danish days of the month the period covers */
-  days: number;
-}
-
-/** The household's subscriptions in force some day of the Danish month [first, next): each period with its days in it. */
-export async function billSubscriptions(db: Db, first: string, next: string): Promise<BillSubscriptionRow[]> {
-  const result = await sql<BillSubscriptionRow>`
-    select name, kind, owner_gln, owner, resolution, prices[1]::text as price_dkk,
-           (least(coalesce(valid_to, ${next}::timestamp), ${next}::timestamp)::date
-             - greatest(valid_from, ${first}::timestamp)::date) as days
-      from power.household_charges
-     where kind = 'subscription' and applies_to = 'consumption'
-       and during && tsrange(${first}::timestamp, ${next}::timestamp)
-     order by owner_gln, name, valid_from`.execute(db);
-  return result.rows.map((r) => ({ ...r, days: Number(r.days) }));
 }

@@ -56,3 +56,4 @@ export const Bill = Type.Object({
       'the month’s bill in DKK, VAT included: subtotal_dkk + vat_dkk. An amount, not a price per kWh or per MWh',
   }),
 });
+export type Bill = Static<typeof Bill>;

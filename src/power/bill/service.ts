@@ -4,31 +4,11 @@ import type { Clock } from '../../shared/clock.js';
 import { addDays, danishDate, danishDayBounds } from '../../shared/danish-time.js';
 import { invalid } from '../../shared/refusal.js';
 import type { ChargesReadiness } from '../household/readiness.js';
+import { subscriptionsDuring } from '../household/repository.js';
 import * as repo from './repository.js';
+import type { Bill, BillLine } from './schemas.js';
 
 export const FIRST_MONTH = '2013-01';
-
-export interface BillLine {
-  name: string;
-  kind: 'spot' | 'tariff' | 'markup' | 'subscription';
-  owner: string | null;
-  kwh: number | null;
-  amount_dkk: number;
-}
-
-export interface Bill {
-  month: string;
-  area: string;
-  complete: boolean;
-  missing_days: string[];
-  consumption_kwh: number;
-  intervals: number;
-  intervals_priced: number;
-  lines: BillLine[];
-  subtotal_dkk: number;
-  vat_dkk: number;
-  total_dkk: number;
-}
 
 export interface BillDeps {
   db: Db;
@@ -99,7 +79,7 @@ export class BillService {
       kwhLine('Supplier markup', 'markup', null, priced, priced.times(config.supplierMarkupDkkKwh));
     const daysInMonth = (params.end.getTime() - params.start.getTime()) / 86_400_000;
     const monthDays = Math.round(daysInMonth);
-    for (const s of await repo.billSubscriptions(deps.db, first, next)) {
+    for (const s of await subscriptionsDuring(deps.db, first, next)) {
       const price = new Big(s.price_dkk);
       const amount = s.resolution === 'P1D' ? price.times(s.days) : price.times(s.days).div(monthDays);
       lines.push({

@@ -6,10 +6,9 @@ import {
   radiusTariffRecords,
 } from '../../../test/fakes/energidataservice.js';
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
-import { insertEnergy } from '../metering/repository.js';
+import { insertEnergy, lastMeteredDay } from '../metering/repository.js';
 import { insertSolar } from '../solar/repository.js';
 import { danishDayBounds, danishDaySteps } from '../../shared/danish-time.js';
-import { lastMeteredDay } from './repository.js';
 import type { Costs } from './schemas.js';
 import { chargesWithTaxGap, refreshCharges, storeDay } from '../../../test/support/costs.js';
 

@@ -1,4 +1,6 @@
 import { sql } from 'kysely';
+import { meteredHoursBetween } from '../metering/repository.js';
+import { hourPrices, quarterPrices } from '../prices/repository.js';
 
 export interface CostParams {
   start: Date;
@@ -12,7 +14,7 @@ export interface CostParams {
 /**
  * Every metered interval (an hour, or a quarter hour of a quarter-hour meter) of [start, end)
  * beside its prices: consumption (D07, all points), production to the grid (D06), the solar
- * inverter's energy (as power.metered_hours keeps them), the interval's own spot price in DKK/MWh
+ * inverter's energy (as the metered hours keep them), the interval's own spot price in DKK/MWh
  * (a quarter's from 2025-10-01, else its hour's), and `x`, that spot plus the tariffs of its hour
  * and the markup in DKK/kWh before VAT (null when a part is missing). Self-consumption is the solar
  * energy less what went to the grid, never below zero. `unpriced`: no price of its hour is stored
@@ -26,11 +28,10 @@ export function meteredIntervals(p: CostParams) {
                 then greatest(m.solar_kwh - coalesce(m.production_kwh, 0), 0) end as self_consumed_kwh,
            (m.consumption_kwh is not null or m.production_kwh is not null) as metered,
            e.time_dk is null as unpriced
-      from power.metered_hours m
-      left join power.elprices e
-        on e.time_dk = date_trunc('hour', m.start_at at time zone 'UTC') at time zone 'UTC' and e.price_area = ${p.area}
-      left join power.prices q
-        on m.minutes = 15 and q.time_dk = m.start_at and q.price_area = ${p.area} and q.resolution_minutes = 15
-      cross join lateral (select coalesce(q.price_dkk, e.price_dkk) as spot) s
-     where m.start_at >= ${p.start} and m.start_at < ${p.end}`;
+      from (${meteredHoursBetween(p.start, p.end)}) m
+      left join (${hourPrices(p.area)}) e
+        on e.time_dk = date_trunc('hour', m.start_at at time zone 'UTC') at time zone 'UTC'
+      left join (${quarterPrices(p.area)}) q
+        on m.minutes = 15 and q.time_dk = m.start_at
+      cross join lateral (select coalesce(q.price_dkk, e.price_dkk) as spot) s`;
 }

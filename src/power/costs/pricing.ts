@@ -1,5 +1,5 @@
 import { Big } from 'big.js';
-import type { ConsumerHourRow } from './repository.js';
+import type { ConsumerHourRow } from '../prices/repository.js';
 
 /** The parts of one hour's consumer price, DKK/kWh, exact. Null where the part is not known. */
 export interface PricedHour {

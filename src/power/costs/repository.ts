@@ -4,67 +4,6 @@ import { meteredIntervals, type CostParams } from './intervals.js';
 
 export type { CostParams } from './intervals.js';
 
-export interface ConsumerHourRow {
-  time_dk: Date;
-  /** 60 for an hour, 15 for a quarter hour */
-  minutes?: number;
-  /** DKK/MWh, the exact mean of the hour's quarters */
-  price_dkk: string;
-  /** DKK/MWh */
-  tariff_dkk: string | null;
-  transmission_dkk_kwh: string | null;
-  system_dkk_kwh: string | null;
-  electricity_tax_dkk_kwh: string | null;
-  other_tariffs_dkk_kwh?: string | null;
-}
-
-/** The stored hours of one area in [start, end), with every part of their price. */
-export async function consumerHours(
-  db: Db,
-  start: Date,
-  end: Date,
-  area: string,
-): Promise<ConsumerHourRow[]> {
-  return db
-    .selectFrom('power.elprices')
-    .select([
-      'time_dk',
-      'price_dkk',
-      'tariff_dkk',
-      'transmission_dkk_kwh',
-      'system_dkk_kwh',
-      'electricity_tax_dkk_kwh',
-      'other_tariffs_dkk_kwh',
-    ])
-    .where('time_dk', '>=', start)
-    .where('time_dk', '<', end)
-    .where('price_area', '=', area)
-    .orderBy('time_dk')
-    .execute();
-}
-
-/**
- * The stored day-ahead periods of one area in [start, end) beside the tariffs of their hour: a
- * quarter hour (from 2025-10-01) with its own price, an hourly row (before) with the hour's.
- */
-export async function consumerQuarters(
-  db: Db,
-  start: Date,
-  end: Date,
-  area: string,
-): Promise<(ConsumerHourRow & { minutes: number })[]> {
-  const result = await sql<ConsumerHourRow & { minutes: number }>`
-    select p.time_dk, p.resolution_minutes as minutes, p.price_dkk, e.tariff_dkk, e.transmission_dkk_kwh,
-           e.system_dkk_kwh, e.electricity_tax_dkk_kwh, e.other_tariffs_dkk_kwh
-      from power.prices p
-      left join power.elprices e
-        on e.time_dk = date_trunc('hour', p.time_dk at time zone 'UTC') at time zone 'UTC'
-       and e.price_area = p.price_area
-     where p.time_dk >= ${start} and p.time_dk < ${end} and p.price_area = ${area}
-     order by p.time_dk`.execute(db);
-  return result.rows;
-}
-
 export interface CostDayRow {
   date: string;
   consumption_kwh: string;
@@ -130,22 +69,4 @@ export async function costHours(db: Db, p: CostParams): Promise<CostHourRow[]> {
       from (${meteredIntervals(p)}) h
      order by h.start_at`.execute(db);
   return result.rows;
-}
-
-/**
- * The last Danish day of [from, to) whose consumption is metered in every interval (its readings
- * cover the day's 23, 24 or 25 hours), or null: metering arrives a day or more late, so the latest
- * day with a whole figure is not yesterday.
- */
-export async function lastMeteredDay(db: Db, from: Date, to: Date): Promise<string | null> {
-  const result = await sql<{ date: string }>`
-    select date_dk::text as date
-      from power.metered_hours
-     where start_at >= ${from} and start_at < ${to} and consumption_kwh is not null
-     group by date_dk
-    having sum(minutes) * 60 = extract(epoch from ((date_dk + 1)::timestamp at time zone 'Europe/Copenhagen')
-                                                 - (date_dk::timestamp at time zone 'Europe/Copenhagen'))
-     order by date_dk desc
-     limit 1`.execute(db);
-  return result.rows[0]?.date ?? null;
 }

@@ -13,6 +13,8 @@ import {
   toDanishIso,
 } from '../../shared/danish-time.js';
 import type { HouseholdStatus } from '../household/service.js';
+import * as metering from '../metering/repository.js';
+import { consumerHours, consumerQuarters } from '../prices/repository.js';
 import type { PriceService } from '../prices/service.js';
 
 export type Resolution = 'hour' | 'quarter';
@@ -239,7 +241,7 @@ export class CostService {
   async lastMeteredDay(): Promise<string | null> {
     const today = danishDate(this.deps.clock.now());
     const { start } = danishDayBounds(today);
-    return repo.lastMeteredDay(this.deps.db, danishDayBounds(addDays(today, -62)).start, start);
+    return metering.lastMeteredDay(this.deps.db, danishDayBounds(addDays(today, -62)).start, start);
   }
 
   /**
@@ -269,7 +271,7 @@ export class CostService {
         if (!(e instanceof ProviderError)) throw e;
       });
       const hourStart = new Date(Math.floor(now.getTime() / 3_600_000) * 3_600_000);
-      const rows = await repo.consumerHours(this.deps.db, hourStart, danishDayBounds(tomorrow).end, where);
+      const rows = await consumerHours(this.deps.db, hourStart, danishDayBounds(tomorrow).end, where);
       hours = rows.map((r) => priceHour(r, this.pricing));
     }
     const w = cheapestWindow(hours, n);
@@ -290,7 +292,7 @@ export class CostService {
   /** Every stored period of the day as quarter hours: an hourly row (before 2025-10-01) is four quarters at its price. */
   private async pricedQuarters(day: string, area: string): Promise<PricedHour[]> {
     const { start, end } = danishDayBounds(day);
-    const rows = await repo.consumerQuarters(this.deps.db, start, end, area);
+    const rows = await consumerQuarters(this.deps.db, start, end, area);
     return rows.flatMap((r) =>
       Array.from({ length: r.minutes / 15 }, (_, i) =>
         priceHour({ ...r, time_dk: new Date(r.time_dk.getTime() + i * 900_000) }, this.pricing),
@@ -300,7 +302,7 @@ export class CostService {
 
   private async pricedHours(day: string, area: string): Promise<PricedHour[]> {
     const { start, end } = danishDayBounds(day);
-    const rows = await repo.consumerHours(this.deps.db, start, end, area);
+    const rows = await consumerHours(this.deps.db, start, end, area);
     return rows.map((r) => priceHour(r, this.pricing));
   }
 }

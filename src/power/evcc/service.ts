@@ -9,7 +9,7 @@ import { num } from '../costs/pricing.js';
 import type { HouseholdStatus } from '../household/service.js';
 import type { WindowService } from '../windows/service.js';
 import { QUARTER_MS, floorQuarter } from '../windows/search.js';
-import * as repo from './repository.js';
+import { feedInTariffs } from '../household/repository.js';
 import type { EvccRate } from './schemas.js';
 
 export interface EvccDeps {
@@ -66,7 +66,7 @@ export class EvccService {
     const first = Math.floor(quarters[0]!.start / HOUR_MS) * HOUR_MS;
     const last = Math.floor(quarters.at(-1)!.start / HOUR_MS) * HOUR_MS + HOUR_MS;
     const tariffs = new Map(
-      (await repo.feedInTariffs(this.deps.db, new Date(first), new Date(last))).map((r) => [
+      (await feedInTariffs(this.deps.db, new Date(first), new Date(last))).map((r) => [
         r.hour.getTime(),
         new Big(r.dkk_kwh),
       ]),

@@ -10,7 +10,7 @@ import { startTestApp, type TestApp } from '../../../test/support/app.js';
 import { refreshCharges, storeDay } from '../../../test/support/costs.js';
 import { haStatisticsServices } from '../../../test/support/ha-statistics.js';
 import { addDays, danishDayBounds } from '../../shared/danish-time.js';
-import type { Bill } from '../bill/service.js';
+import type { Bill } from '../bill/schemas.js';
 import type { Costs } from '../costs/schemas.js';
 import { insertEnergy } from '../metering/repository.js';
 import type { HaStatisticsService } from './service.js';

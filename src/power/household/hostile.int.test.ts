@@ -22,6 +22,7 @@ import { householdServices } from '../../../test/support/household.js';
 import { RefusedCharges } from '../../providers/eloverblik.js';
 import { insertCharge, insertChargePrices, insertEnergy } from '../metering/repository.js';
 import type { HouseholdService } from './service.js';
+import type { Bill } from '../bill/schemas.js';
 
 /**
  * A meter (or DatahubPricelist) that answers hostile charges: refused whole, nothing stored
@@ -80,7 +81,6 @@ const get = async <T>(url: string) => {
   expect(res.statusCode, res.body).toBe(200);
   return res.json<T>();
 };
-type Bill = { total_dkk: number; lines: { name: string; owner: string | null; amount_dkk: number }[] };
 /** What the household's charges make of a day and a month: kept unchanged by a refused answer. */
 const figures = async () => ({
   bill: await get<Bill>('/api/bill?month=2026-10'),

@@ -1,7 +1,6 @@
-import { sql, type Selectable } from 'kysely';
+import { sql, type RawBuilder, type Selectable } from 'kysely';
 import type { Db } from '../../db/schema.js';
 import { writeInChunks } from '../../db/chunks.js';
-import type { MeterLink } from './build.js';
 import type { HouseholdCharge } from './periods.js';
 import type { HouseholdChargesTable } from './tables.js';
 
@@ -88,35 +87,80 @@ export async function householdGridOwners(
   return result.rows;
 }
 
+// ── what the other features read ───────────────────────────────────────────
+
 /**
- * Every charge link the meter ever listed (power.charges keeps them from each read), with the
- * metering point's type (E18: production) and its prices by position.
+ * The household's consumption tariffs in force at an instant, by its Danish wall-clock hour, per
+ * role, DKK/kWh: `grid`, `transmission`, `system`, `electricity_tax` (null while no period of the
+ * role covers the hour, never guessed) and `other` (0 without any). Both 02:00 hours of the
+ * autumn change read the 02 price.
  */
-export async function meterLinks(db: Db): Promise<MeterLink[]> {
-  const result = await sql<{
-    kind: MeterLink['kind'];
-    type_of_mp: string | null;
-    name: string;
-    owner_gln: string;
-    period_type: string | null;
-    valid_from: Date;
-    valid_to: Date | null;
-    prices: string[] | null;
-  }>`
-    select c.kind, mp.type_of_mp, c.name, c.owner_gln, c.period_type, c.valid_from, c.valid_to,
-           (select array_agg(p.price_dkk::text order by p.position) from power.charge_prices p
-             where p.charge_id = c.charge_id) as prices
-      from power.charges c
-      left join power.metering_points mp using (metering_point_id)
-     order by c.valid_from, c.charge_id`.execute(db);
-  return result.rows.map((r) => ({
-    kind: r.kind,
-    appliesTo: r.type_of_mp === 'E18' ? 'production' : 'consumption',
-    name: r.name,
-    ownerGln: r.owner_gln,
-    periodType: r.period_type,
-    validFrom: r.valid_from,
-    validTo: r.valid_to,
-    prices: r.prices ?? [],
-  }));
+export function householdTariffsAt(instant: RawBuilder<unknown>) {
+  const local = sql`(${instant} at time zone 'Europe/Copenhagen')`;
+  const part = (role: string) =>
+    sql`sum(hc.prices[extract(hour from ${local})::int + 1]) filter (where hc.role = ${role})`;
+  return sql`
+    select ${part('grid')} as grid, ${part('transmission')} as transmission, ${part('system')} as system,
+           ${part('electricity_tax')} as electricity_tax, coalesce(${part('other')}, 0) as other
+      from power.household_charges hc
+     where hc.kind = 'tariff' and hc.applies_to = 'consumption' and hc.during @> ${local}`;
+}
+
+/**
+ * The household's consumption tariffs, as a relation for a statement to join on a Danish
+ * wall-clock hour `during @> hour`: each period's role, name, owner and its 24 hourly prices.
+ */
+export function consumptionTariffs() {
+  return sql`
+    select role, name, owner_gln, owner, prices, during
+      from power.household_charges
+     where kind = 'tariff' and applies_to = 'consumption'`;
+}
+
+export interface SubscriptionRow {
+  name: string;
+  kind: string;
+  owner_gln: string;
+  owner: string | null;
+  resolution: string;
+  price_dkk: string;
+  /** Danish days of the month the period covers */
+  days: number;
+}
+
+/** The household's subscriptions in force some day of the Danish month [first, next): each period with its days in it. */
+export async function subscriptionsDuring(db: Db, first: string, next: string): Promise<SubscriptionRow[]> {
+  const result = await sql<SubscriptionRow>`
+    select name, kind, owner_gln, owner, resolution, prices[1]::text as price_dkk,
+           (least(coalesce(valid_to, ${next}::timestamp), ${next}::timestamp)::date
+             - greatest(valid_from, ${first}::timestamp)::date) as days
+      from power.household_charges
+     where kind = 'subscription' and applies_to = 'consumption'
+       and during && tsrange(${first}::timestamp, ${next}::timestamp)
+     order by owner_gln, name, valid_from`.execute(db);
+  return result.rows.map((r) => ({ ...r, days: Number(r.days) }));
+}
+
+export interface FeedInHourRow {
+  hour: Date;
+  /** DKK/kWh: the household's production tariffs of the hour summed, 0 without any */
+  dkk_kwh: string;
+}
+
+/**
+ * For every hour of [start, end) (whole UTC hours, which Danish hours are), the tariffs the
+ * household pays on the energy it supplies to the grid (the production point's tariffs, as its
+ * meter lists them) at that Danish wall-clock hour, summed. Both 02:00 hours of the autumn change
+ * read the 02 price.
+ */
+export async function feedInTariffs(db: Db, start: Date, end: Date): Promise<FeedInHourRow[]> {
+  const result = await sql<FeedInHourRow>`
+    select h.hour, coalesce(sum(hc.prices[extract(hour from h.hour at time zone 'Europe/Copenhagen')::int + 1]), 0)::text as dkk_kwh
+      from generate_series(${start}::timestamptz, ${end}::timestamptz - interval '1 hour', interval '1 hour') as h(hour)
+      left join power.household_charges hc
+        on hc.kind = 'tariff' and hc.applies_to = 'production'
+       and hc.during @> (h.hour at time zone 'Europe/Copenhagen')
+     group by h.hour
+     order by h.hour`.execute(db);
+  return result.rows;
 }

@@ -6,9 +6,10 @@ import type { TariffRecord } from '../../providers/energidataservice.js';
 import { chargeRefusal } from '../../providers/plausible.js';
 import type { Clock } from '../../shared/clock.js';
 import { addDays, danishDate } from '../../shared/danish-time.js';
-import * as metering from '../metering/repository.js';
+import { chargeListings, type ChargeListingRow } from '../metering/repository.js';
+import { storeMeterListing } from '../metering/service.js';
 import { applyHouseholdTariffs } from '../prices/repository.js';
-import { chargeKey, fromConfig, fromMeter } from './build.js';
+import { chargeKey, fromConfig, fromMeter, type MeterLink } from './build.js';
 import { gridCompany } from './grid-companies.js';
 import { CHARGE_TYPE, type ChargeKind, type HouseholdCharge } from './periods.js';
 import type { ChargesReadiness } from './readiness.js';
@@ -159,20 +160,9 @@ export class HouseholdService {
       points.map((p) => p.id),
       signal,
     );
-    await db.transaction().execute(async (trx) => {
-      await metering.upsertMeteringPoints(trx, points.map(parentRow));
-      for (const mp of listed)
-        for (const c of mp.charges) {
-          const id = await metering.insertCharge(trx, metering.chargeRow(mp.meteringPointId, c));
-          if (id !== undefined)
-            await metering.insertChargePrices(
-              trx,
-              c.prices.map((p) => ({ charge_id: id, position: p.position, price_dkk: p.priceDkk })),
-            );
-        }
-    });
+    await db.transaction().execute((trx) => storeMeterListing(trx, points, listed));
     // Listings stored before their bounds were checked at the provider are judged again here.
-    const links = (await repo.meterLinks(db)).filter((l) => {
+    const links = (await chargeListings(db)).map(meterLink).filter((l) => {
       const why = chargeRefusal({ kind: l.kind, name: l.name, ownerGln: l.ownerGln, prices: l.prices });
       if (why) this.deps.log.warn({ why }, 'household charges: a stored listing of the meter is left out');
       return why === null;
@@ -250,16 +240,16 @@ export class HouseholdService {
   }
 }
 
-function parentRow(p: MeteringPoint) {
+/** A charge the meter listed, applying to production when its point is the production point (E18). */
+function meterLink(r: ChargeListingRow): MeterLink {
   return {
-    metering_point_id: p.id,
-    parent_id: null,
-    type_of_mp: p.type,
-    settlement_method: p.settlementMethod,
-    reading_occurrence: p.readingOccurrence,
-    meter_number: p.meterNumber,
-    postcode: p.postcode,
-    city_name: p.cityName,
-    balance_supplier_name: p.balanceSupplierName,
+    kind: r.kind,
+    appliesTo: r.type_of_mp === 'E18' ? 'production' : 'consumption',
+    name: r.name,
+    ownerGln: r.owner_gln,
+    periodType: r.period_type,
+    validFrom: r.valid_from,
+    validTo: r.valid_to,
+    prices: r.prices ?? [],
   };
 }

@@ -19,14 +19,6 @@ export interface HouseholdChargesTable {
   during: Generated<string>;
 }
 
-/** The last Danish day the daily metering sync stored (one row). */
-export interface MeteringSyncStateTable {
-  id: Generated<boolean>;
-  last_synced_day: string;
-  updated_at: Generated<Date>;
-}
-
 export interface HouseholdTables {
   'power.household_charges': HouseholdChargesTable;
-  'power.metering_sync_state': MeteringSyncStateTable;
 }

@@ -69,7 +69,6 @@ describe('a quarter-hour meter', () => {
 describe('the daily sync', () => {
   const scheduler = (leader: boolean, health = new FeedHealth('metering-sync', true)) =>
     new MeteringSyncScheduler(createMeteringService(t.ctx, {}, createEloverblikClient(t.ctx)), {
-      db: t.ctx.database.db,
       clock: t.clock,
       log: pino({ level: 'silent' }),
       health,
@@ -108,7 +107,6 @@ describe('the daily sync', () => {
     const abort = new AbortController();
     abort.abort();
     const s = new MeteringSyncScheduler(createMeteringService(t.ctx), {
-      db: t.ctx.database.db,
       clock: t.clock,
       log: pino({ level: 'silent' }),
       health: new FeedHealth('metering-sync', true),

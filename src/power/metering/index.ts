@@ -54,7 +54,6 @@ export function createMeteringFeature(
   const leadership = deps.leadership ?? ALWAYS_LEADER;
   const token = refreshTokenSource(ctx.config);
   const scheduler = new MeteringSyncScheduler(service, {
-    db: ctx.database.db,
     clock: ctx.clock,
     log: ctx.log,
     health: ctx.health.feed('metering-sync', true),

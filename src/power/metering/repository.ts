@@ -193,3 +193,60 @@ export async function markSynced(db: Db, day: string): Promise<void> {
     on conflict (id) do update set last_synced_day = greatest(power.metering_sync_state.last_synced_day, excluded.last_synced_day),
                                    updated_at = now()`.execute(db);
 }
+
+// ── what the other features read ───────────────────────────────────────────
+
+/**
+ * The metered hours (or quarter hours) of [start, end), as a relation for a statement to join:
+ * consumption (every point's summed), production to the grid and the solar inverter's energy, as
+ * the database's triggers keep them from the readings.
+ */
+export function meteredHoursBetween(start: Date, end: Date) {
+  return sql`
+    select start_at, date_dk, minutes, consumption_kwh, production_kwh, solar_kwh
+      from power.metered_hours
+     where start_at >= ${start} and start_at < ${end}`;
+}
+
+/**
+ * The last Danish day of [from, to) whose consumption is metered in every interval (its readings
+ * cover the day's 23, 24 or 25 hours), or null: metering arrives a day or more late, so the latest
+ * day with a whole figure is not yesterday.
+ */
+export async function lastMeteredDay(db: Db, from: Date, to: Date): Promise<string | null> {
+  const result = await sql<{ date: string }>`
+    select date_dk::text as date
+      from power.metered_hours
+     where start_at >= ${from} and start_at < ${to} and consumption_kwh is not null
+     group by date_dk
+    having sum(minutes) * 60 = extract(epoch from ((date_dk + 1)::timestamp at time zone 'Europe/Copenhagen')
+                                                 - (date_dk::timestamp at time zone 'Europe/Copenhagen'))
+     order by date_dk desc
+     limit 1`.execute(db);
+  return result.rows[0]?.date ?? null;
+}
+
+export interface ChargeListingRow {
+  kind: ChargesTable['kind'];
+  /** the type of the point the meter listed it for (E18: production), null for a point not stored */
+  type_of_mp: string | null;
+  name: string;
+  owner_gln: string;
+  period_type: string | null;
+  valid_from: Date;
+  valid_to: Date | null;
+  /** its prices by position, null without any */
+  prices: string[] | null;
+}
+
+/** Every charge link the meter ever listed (each read adds what is new), with the point's type and its prices. */
+export async function chargeListings(db: Db): Promise<ChargeListingRow[]> {
+  const result = await sql<ChargeListingRow>`
+    select c.kind, mp.type_of_mp, c.name, c.owner_gln, c.period_type, c.valid_from, c.valid_to,
+           (select array_agg(p.price_dkk::text order by p.position) from power.charge_prices p
+             where p.charge_id = c.charge_id) as prices
+      from power.charges c
+      left join power.metering_points mp using (metering_point_id)
+     order by c.valid_from, c.charge_id`.execute(db);
+  return result.rows;
+}

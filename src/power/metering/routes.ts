@@ -46,9 +46,9 @@ export function meteringRoutes(
     async (request) => service.sync(request.query.date, request.deadline.signal),
   );
 
-  for (const [path, table, what] of [
-    ['/api/production', 'power.production', 'delivered to the grid (D06 meter)'],
-    ['/api/consumption', 'power.consumption', 'taken from the grid (D07 meter)'],
+  for (const [path, energy, what] of [
+    ['/api/production', 'production', 'delivered to the grid (D06 meter)'],
+    ['/api/consumption', 'consumption', 'taken from the grid (D07 meter)'],
   ] as const) {
     app.get(
       path,
@@ -64,7 +64,11 @@ export function meteringRoutes(
         },
       },
       async (request, reply) => {
-        const { date, rows } = await service.energyOfDay(table, request.query.date, request.query.resolution);
+        const { date, rows } = await service.energyOfDay(
+          energy,
+          request.query.date,
+          request.query.resolution,
+        );
         if (request.query.format !== 'csv') return rows;
         return sendCsv(
           reply,

@@ -1,11 +1,9 @@
 import { Cron } from 'croner';
 import type { Logger } from 'pino';
-import type { Db } from '../../db/schema.js';
 import type { FeedHealth } from '../../shared/health.js';
 import { EloverblikItemError } from '../../providers/eloverblik.js';
 import type { Clock } from '../../shared/clock.js';
 import { addDays, danishDate } from '../../shared/danish-time.js';
-import * as repo from './repository.js';
 import type { MeteringService } from './service.js';
 import { logFailedRound } from '../../providers/errors.js';
 
@@ -15,7 +13,6 @@ export const DAYS_PER_RUN = 31;
 const NO_DATA = 30007;
 
 export interface SyncSchedulerDeps {
-  db: Db;
   clock: Clock;
   log: Logger;
   health: FeedHealth;
@@ -61,7 +58,7 @@ export class MeteringSyncScheduler {
 
   /** The days a run would fetch now, in order. */
   async due(): Promise<string[]> {
-    const last = await repo.lastSyncedDay(this.deps.db);
+    const last = await this.service.lastSyncedDay();
     const through = addDays(danishDate(this.deps.clock.now()), -2);
     const first = last === null ? addDays(through, -(DAYS_PER_RUN - 1)) : addDays(last, 1);
     const days: string[] = [];
@@ -84,11 +81,11 @@ export class MeteringSyncScheduler {
         } catch (e) {
           if (!(e instanceof EloverblikItemError && e.code === NO_DATA)) throw e;
         }
-        await repo.markSynced(this.deps.db, day);
+        await this.service.markSynced(day);
         health.detail = `last synced day ${day}`;
       }
       health.success(this.deps.clock.now());
-      const last = await repo.lastSyncedDay(this.deps.db);
+      const last = await this.service.lastSyncedDay();
       health.detail = last === null ? 'nothing synced yet' : `last synced day ${last}`;
     } catch (e) {
       if (shutdown.aborted) return;

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { DB } from '../../db/schema.js';
+import type { DB, Db } from '../../db/schema.js';
 import { invalid } from '../../shared/refusal.js';
 import type { Logger } from 'pino';
 import {
@@ -45,6 +45,12 @@ export interface MeteringDeps {
 /** Production is what the D06 meter delivers to the grid, consumption what the D07 meter takes from it. */
 const PRODUCTION_TYPE = 'D06';
 const CONSUMPTION_TYPE = 'D07';
+
+export type Energy = 'production' | 'consumption';
+const TABLES: Record<Energy, EnergyTable> = {
+  production: 'power.production',
+  consumption: 'power.consumption',
+};
 
 function outcome(date: string, status: SyncStatus, production = 0, consumption = 0): SyncResult {
   return { date, status, production, consumption };
@@ -137,23 +143,13 @@ export class MeteringService {
     const result = await db.transaction().execute(async (trx) => {
       await repo.lockSyncDate(trx, day);
       if (await repo.hasConsumptionBetween(trx, start, end)) return outcome(day, 'already synced');
-      await repo.upsertMeteringPoints(trx, points.map(parentRow));
+      await storeMeterListing(trx, points, charges);
       await repo.upsertMeteringPoints(trx, points.flatMap(childRows));
       await repo.insertReadings(trx, readingRows(series));
-      for (const mp of charges) {
-        for (const c of mp.charges) {
-          const chargeId = await repo.insertCharge(trx, repo.chargeRow(mp.meteringPointId, c));
-          if (chargeId === undefined) continue;
-          await repo.insertChargePrices(
-            trx,
-            c.prices.map((p) => ({ charge_id: chargeId, position: p.position, price_dkk: p.priceDkk })),
-          );
-        }
-      }
       const hourly = (type: string) =>
         energyRows(series.filter((s) => typeOf.get(s.meteringPointId) === type));
-      const production = await repo.insertEnergy(trx, 'power.production', hourly(PRODUCTION_TYPE));
-      const consumption = await repo.insertEnergy(trx, 'power.consumption', hourly(consumptionType));
+      const production = await repo.insertEnergy(trx, TABLES.production, hourly(PRODUCTION_TYPE));
+      const consumption = await repo.insertEnergy(trx, TABLES.consumption, hourly(consumptionType));
       if (production + consumption > 0) await repo.notifySynced(trx, day);
       return outcome(day, 'synced', production, consumption);
     });
@@ -166,11 +162,12 @@ export class MeteringService {
    * (23, 24 or 25 rows a point), `quarter` gives every reading at its own resolution.
    */
   async energyOfDay(
-    table: EnergyTable,
+    energy: Energy,
     date?: string,
     resolution: 'hour' | 'quarter' = 'hour',
   ): Promise<{ date: string; rows: EnergyRow[] }> {
     const db = this.deps.db;
+    const table = TABLES[energy];
     const day = date ?? danishDate(this.deps.clock.now());
     const { start, end } = danishDayBounds(day);
     const rows =
@@ -188,11 +185,43 @@ export class MeteringService {
       })),
     };
   }
+
+  /** The last Danish day the daily sync stored, or null before its first. */
+  lastSyncedDay(): Promise<string | null> {
+    return repo.lastSyncedDay(this.deps.db);
+  }
+
+  /** Moves the last synced day forward, never back. */
+  markSynced(day: string): Promise<void> {
+    return repo.markSynced(this.deps.db, day);
+  }
 }
 
 /** Eloverblik answers only the 5 years before the current one and the current year. */
 export function firstAvailableDay(today: string): string {
   return `${Number(today.slice(0, 4)) - 5}-01-01`;
+}
+
+/**
+ * Stores what the meter lists: its metering points (the master data is the provider's current
+ * view) and each point's charges with their prices, a charge listed before kept as it is. The
+ * daily sync and the household's refresh both store a listing through this, in their transaction.
+ */
+export async function storeMeterListing(
+  trx: Db,
+  points: MeteringPoint[],
+  charges: MeteringPointCharges[],
+): Promise<void> {
+  await repo.upsertMeteringPoints(trx, points.map(parentRow));
+  for (const mp of charges)
+    for (const c of mp.charges) {
+      const chargeId = await repo.insertCharge(trx, repo.chargeRow(mp.meteringPointId, c));
+      if (chargeId === undefined) continue;
+      await repo.insertChargePrices(
+        trx,
+        c.prices.map((p) => ({ charge_id: chargeId, position: p.position, price_dkk: p.priceDkk })),
+      );
+    }
 }
 
 function parentRow(p: MeteringPoint) {

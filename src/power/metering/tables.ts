@@ -52,6 +52,31 @@ export interface HourlyEnergyTable {
   resolution_minutes?: number;
 }
 
+/**
+ * One metered hour, kept by the database's triggers from the readings of production, consumption
+ * and the solar inverter (migration 0083); read through this feature's `meteredHoursBetween`.
+ */
+export interface MeteredHoursTable {
+  start_at: Date;
+  /** the Danish calendar day of the hour */
+  date_dk: Generated<string>;
+  /** kWh, every consumption point's reading summed; null without one */
+  consumption_kwh: string | null;
+  /** kWh supplied to the grid */
+  production_kwh: string | null;
+  /** kWh of the solar inverter */
+  solar_kwh: string | null;
+  /** 60 for an hour's readings, 15 for a quarter hour's (migration 0141) */
+  minutes: Generated<number>;
+}
+
+/** The last Danish day the daily metering sync stored (one row). */
+export interface MeteringSyncStateTable {
+  id: Generated<boolean>;
+  last_synced_day: string;
+  updated_at: Generated<Date>;
+}
+
 export interface MeteringTables {
   'power.metering_points': MeteringPointsTable;
   'power.meter_readings': MeterReadingsTable;
@@ -59,4 +84,6 @@ export interface MeteringTables {
   'power.charge_prices': ChargePricesTable;
   'power.production': HourlyEnergyTable;
   'power.consumption': HourlyEnergyTable;
+  'power.metered_hours': MeteredHoursTable;
+  'power.metering_sync_state': MeteringSyncStateTable;
 }

@@ -2,7 +2,7 @@ import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../db/schema.js';
 import { writeInChunks } from '../../db/chunks.js';
 import type { SpotPrice } from '../../providers/energidataservice.js';
-import { householdTariffsAt } from '../household/sql.js';
+import { householdTariffsAt } from '../household/repository.js';
 import type { ElpricesTable, PricesTable } from './tables.js';
 
 /** An existing (time_dk, price_area) pair is left untouched. Returns the rows inserted. */
@@ -106,4 +106,87 @@ export async function pricesBetween(
     .where('time_dk', '<', end);
   if (area) q = q.where('price_area', '=', area);
   return q.orderBy('time_dk').orderBy('price_area').execute();
+}
+
+// ── what the other features read ───────────────────────────────────────────
+
+export interface ConsumerHourRow {
+  time_dk: Date;
+  /** 60 for an hour, 15 for a quarter hour */
+  minutes?: number;
+  /** DKK/MWh, the exact mean of the hour's quarters */
+  price_dkk: string;
+  /** DKK/MWh */
+  tariff_dkk: string | null;
+  transmission_dkk_kwh: string | null;
+  system_dkk_kwh: string | null;
+  electricity_tax_dkk_kwh: string | null;
+  other_tariffs_dkk_kwh?: string | null;
+}
+
+/** The stored hours of one area in [start, end), with every part of their price. */
+export async function consumerHours(
+  db: Db,
+  start: Date,
+  end: Date,
+  area: string,
+): Promise<ConsumerHourRow[]> {
+  return db
+    .selectFrom('power.elprices')
+    .select([
+      'time_dk',
+      'price_dkk',
+      'tariff_dkk',
+      'transmission_dkk_kwh',
+      'system_dkk_kwh',
+      'electricity_tax_dkk_kwh',
+      'other_tariffs_dkk_kwh',
+    ])
+    .where('time_dk', '>=', start)
+    .where('time_dk', '<', end)
+    .where('price_area', '=', area)
+    .orderBy('time_dk')
+    .execute();
+}
+
+/**
+ * The stored day-ahead periods of one area in [start, end) beside the tariffs of their hour: a
+ * quarter hour (from 2025-10-01) with its own price, an hourly row (before) with the hour's.
+ */
+export async function consumerQuarters(
+  db: Db,
+  start: Date,
+  end: Date,
+  area: string,
+): Promise<(ConsumerHourRow & { minutes: number })[]> {
+  const result = await sql<ConsumerHourRow & { minutes: number }>`
+    select p.time_dk, p.resolution_minutes as minutes, p.price_dkk, e.tariff_dkk, e.transmission_dkk_kwh,
+           e.system_dkk_kwh, e.electricity_tax_dkk_kwh, e.other_tariffs_dkk_kwh
+      from power.prices p
+      left join power.elprices e
+        on e.time_dk = date_trunc('hour', p.time_dk at time zone 'UTC') at time zone 'UTC'
+       and e.price_area = p.price_area
+     where p.time_dk >= ${start} and p.time_dk < ${end} and p.price_area = ${area}
+     order by p.time_dk`.execute(db);
+  return result.rows;
+}
+
+/**
+ * The stored hours of one area, as a relation for a statement to join on `time_dk` (the hour's
+ * start): the hour's mean spot price (DKK/MWh) and the sum of its charges before markup and VAT
+ * (DKK/kWh, null while a part is missing).
+ */
+export function hourPrices(area: string) {
+  return sql`
+    select time_dk, price_dkk, charges_sum_dkk_kwh
+      from power.elprices
+     where price_area = ${area}`;
+}
+
+/** The stored quarter hours of one area, as a relation to join on `time_dk`: each quarter's own spot price, DKK/MWh. */
+export function quarterPrices(area: string) {
+  return sql`
+    select time_dk, price_dkk
+      from power.prices
+     where price_area = ${area} and resolution_minutes = 15`;
 }

@@ -28,33 +28,7 @@ export interface ElpricesTable {
   charges_sum_dkk_kwh: Generated<string | null>;
 }
 
-export interface TariffPeriodsTable {
-  grid_company_gln: string;
-  charge_type_code: string;
-  /** Danish wall-clock time, `timestamp` without zone. */
-  valid_from: string;
-  valid_to: string | null;
-  ore_per_kwh: string;
-  source: string;
-  updated_at: Generated<Date>;
-}
-
-/** Energinet's charges (transmission, system, electricity tax) by validity, DKK/kWh per wall-clock hour. */
-export interface ChargePeriodsTable {
-  owner_gln: string;
-  charge: 'transmission' | 'system' | 'electricity_tax';
-  charge_type_code: string;
-  /** Danish wall-clock time, `timestamp` without zone. */
-  valid_from: string;
-  valid_to: string | null;
-  dkk_per_kwh: string;
-  source: string;
-  updated_at: Generated<Date>;
-}
-
 export interface PricesTables {
-  'power.charge_periods': ChargePeriodsTable;
   'power.prices': PricesTable;
   'power.elprices': ElpricesTable;
-  'power.tariff_periods': TariffPeriodsTable;
 }

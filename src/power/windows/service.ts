@@ -15,7 +15,7 @@ import { invalid, notFound } from '../../shared/refusal.js';
 import type { Co2Service } from '../co2/service.js';
 import { meanGKwh } from '../co2/service.js';
 import { num, priceHour, type Pricing } from '../costs/pricing.js';
-import { consumerQuarters } from '../costs/repository.js';
+import { consumerQuarters } from '../prices/repository.js';
 import type { PriceService } from '../prices/service.js';
 import { parseInstant } from './instants.js';
 import type { CheapestWindow, GreenestWindow } from './schemas.js';
