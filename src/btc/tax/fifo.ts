@@ -66,7 +66,9 @@ class Pool {
       same.drawn = 0;
       return;
     }
-    this.lots.splice(i, 0, { ...piece, drawn: 0 });
+    const lot = { ...piece, drawn: 0 };
+    if (i === this.lots.length) this.lots.push(lot);
+    else this.lots.splice(i, 0, lot);
   }
 
   /** The oldest `n` sats, lot by lot. */
@@ -124,44 +126,49 @@ export function fifo(movements: Iterable<Movement>): TaxBook {
   };
   const disposals: Disposal[] = [];
   const income: IncomeRow[] = [];
+  const lot = (m: Movement, sats: number, cost: bigint | null): Draw => ({
+    event_id: m.event_id,
+    occurred_at: m.occurred_at,
+    sats,
+    cost,
+  });
+  const dispose = (m: Movement, type: DisposalType, sats: number, fee_sats: number, proceeds: bigint) => {
+    const draws = poolOf(m.owner).draw(sats + fee_sats, m.event_id, m.owner);
+    disposals.push(disposalRow(m, type, sats + fee_sats, fee_sats, proceeds, draws));
+  };
   let last: Movement | undefined;
 
   for (const m of movements) {
     checkMovement(m, last);
     last = m;
-    const { event_id, occurred_at, owner } = m;
-    const lot = (sats: number, cost: bigint | null): Draw => ({ event_id, occurred_at, sats, cost });
-    const dispose = (type: DisposalType, sats: number, fee_sats: number, proceeds: bigint) => {
-      const draws = poolOf(owner).draw(sats + fee_sats, event_id, owner);
-      disposals.push(disposalRow(m, type, sats + fee_sats, fee_sats, proceeds, draws));
-    };
     switch (m.kind) {
       case 'acquisition':
-        poolOf(owner).add(lot(m.sats, m.cost_dkk === null ? null : money(m, m.cost_dkk, 'cost_dkk')));
+        poolOf(m.owner).add(lot(m, m.sats, m.cost_dkk === null ? null : money(m, m.cost_dkk, 'cost_dkk')));
         break;
       case 'income': {
         const value = money(m, m.value_dkk, 'value_dkk');
-        poolOf(owner).add(lot(m.sats, value));
-        income.push({ owner, event_id, occurred_at, sats: m.sats, value_dkk: oreText(value) });
+        poolOf(m.owner).add(lot(m, m.sats, value));
+        const { owner, event_id, occurred_at, sats } = m;
+        income.push({ owner, event_id, occurred_at, sats, value_dkk: oreText(value) });
         break;
       }
       case 'disposal':
-        dispose(m.type, m.sats, m.fee_sats, money(m, m.proceeds_dkk, 'proceeds_dkk'));
+        dispose(m, m.type, m.sats, m.fee_sats, money(m, m.proceeds_dkk, 'proceeds_dkk'));
         break;
       case 'fee':
-        dispose('fee', 0, m.fee_sats, money(m, m.value_dkk, 'value_dkk'));
+        dispose(m, 'fee', 0, m.fee_sats, money(m, m.value_dkk, 'value_dkk'));
         break;
       case 'transfer':
         if (m.succession) {
-          for (const part of poolOf(owner).draw(m.sats, event_id, owner)) poolOf(m.to_owner).add(part);
+          for (const part of poolOf(m.owner).draw(m.sats, m.event_id, m.owner)) poolOf(m.to_owner).add(part);
           if (m.fee_sats > 0) {
-            if (m.fee_value_dkk === null) throw new TaxInputError(event_id, 'a fee needs fee_value_dkk');
-            dispose('fee', 0, m.fee_sats, money(m, m.fee_value_dkk, 'fee_value_dkk'));
+            if (m.fee_value_dkk === null) throw new TaxInputError(m.event_id, 'a fee needs fee_value_dkk');
+            dispose(m, 'fee', 0, m.fee_sats, money(m, m.fee_value_dkk, 'fee_value_dkk'));
           }
         } else {
           const value = money(m, m.value_dkk, 'value_dkk');
-          dispose('gift', m.sats, m.fee_sats, value);
-          poolOf(m.to_owner).add(lot(m.sats, value));
+          dispose(m, 'gift', m.sats, m.fee_sats, value);
+          poolOf(m.to_owner).add(lot(m, m.sats, value));
         }
         break;
     }
