@@ -93,7 +93,7 @@ interface Recorded {
   body: Record<string, unknown>;
 }
 
-/** SPEC's effects on the balances, written out independently of the ledger and the portfolio. */
+/** The ledger's effects on the balances, written out independently of the ledger and the portfolio. */
 function balances(events: Recorded[], upTo = '9999-12-31'): Map<number, number> {
   const b = new Map<number, number>(wallets.map((w) => [w, 0]));
   const add = (w: unknown, d: number) => b.set(w as number, b.get(w as number)! + d);
