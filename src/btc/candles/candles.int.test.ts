@@ -5,7 +5,7 @@ import { freshDatabase, type TestDatabase } from '../../../test/support/db.js';
 import { KrakenOhlcClient } from '../../providers/kraken-ohlc.js';
 import { systemClock } from '../../shared/clock.js';
 import { btcOnly } from '../../../test/support/services.js';
-import { ALWAYS_LEADER, type Leadership } from '../leadership.js';
+import { ALWAYS_LEADER, type Leadership } from '../../jobs/leadership.js';
 import { createCandlesFeature } from './index.js';
 import type { CandleRow } from './repository.js';
 import { CandleService, KINDS, PAIRS, type CandleKind } from './service.js';
@@ -216,7 +216,8 @@ describe('the feature', () => {
       env: { OHLC_FEED_URL: fake.url, ...env },
       // The cadence is compressed to milliseconds; so is the provider's budget (1 call a second in production).
       budgetLimits: { krakenRest: ROOMY },
-      services: btcOnly((ctx) => [createCandlesFeature(ctx, { leadership }, { cadence, minGapMs: 5 })]),
+      leadership: { btcPollers: leadership },
+      services: btcOnly((ctx) => [createCandlesFeature(ctx, { cadence, minGapMs: 5 })]),
     });
     return t;
   }
@@ -284,7 +285,7 @@ describe('GET /api/exch-hour and /api/exch-minute', () => {
   beforeAll(async () => {
     t = await startTestApp({
       db,
-      services: btcOnly((ctx) => [createCandlesFeature(ctx, { leadership: ALWAYS_LEADER })]),
+      services: btcOnly((ctx) => [createCandlesFeature(ctx)]),
     });
   });
   afterAll(() => t.close());

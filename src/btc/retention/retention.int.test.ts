@@ -3,11 +3,10 @@ import { MemoryRates } from '../../../test/fakes/market-rates.js';
 import { waitFor } from '../../../test/fakes/stream-clients.js';
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
 import { btcOnly } from '../../../test/support/services.js';
-import type { Leadership } from '../leadership.js';
-import { createMarketFeature } from '../market/index.js';
+import type { Leadership } from '../../jobs/leadership.js';
+import { btcService } from '../index.js';
 import { premiumOf } from '../market/premium.js';
 import * as market from '../market/repository.js';
-import { createRetentionFeature } from './index.js';
 import type { RetentionService } from './service.js';
 
 const NOW = '2026-07-20T12:34:00Z';
@@ -43,14 +42,15 @@ const quotes: { at: Date; quote_sats: number; spot: string | null; eur: number }
 beforeAll(async () => {
   t = await startTestApp({
     now: NOW,
+    leadership: { btcPollers: leadership },
     services: btcOnly((ctx) => {
-      const r = createRetentionFeature(
-        ctx,
-        { leadership },
-        { rowsPerBatch: 100, pauseMs: 0, firstRunDelayMs: 0 },
-      );
-      retention = r.retention;
-      return [createMarketFeature(ctx, { rates: new MemoryRates(null), leadership }), r];
+      const made = btcService(ctx, {
+        rates: new MemoryRates(null),
+        only: ['market', 'retention'],
+        retention: { rowsPerBatch: 100, pauseMs: 0, firstRunDelayMs: 0 },
+      });
+      retention = made.services.retention!;
+      return made;
     }),
   });
   const { db } = t.db.database;
