@@ -95,7 +95,8 @@ export class JobRunner {
   ) {
     this.lifetime = AbortSignal.any([this.stopping.signal, deps.shutdown]);
     this.leadership = job.lock ? deps.leadership.of(job.lock) : ALWAYS_LEADER;
-    this.cron = 'cron' in job.schedule ? new Cron(job.schedule.cron, { timezone: DANISH, paused: true }) : null;
+    this.cron =
+      'cron' in job.schedule ? new Cron(job.schedule.cron, { timezone: DANISH, paused: true }) : null;
     this.pause = 'everyMs' in job.schedule ? job.schedule.everyMs : 0;
   }
 

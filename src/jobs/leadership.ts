@@ -105,7 +105,8 @@ export class AdvisoryLeaderships implements Leaderships {
           [wanted.map(([, s]) => s.key)],
         );
         const won = new Set(r.rows.filter((row) => row.ok).map((row) => row.key));
-        for (const [name, state] of wanted) if (won.has(state.key) && this.running) this.set(name, state, true);
+        for (const [name, state] of wanted)
+          if (won.has(state.key) && this.running) this.set(name, state, true);
       }
     } catch (e) {
       this.opts.log.warn({ err: (e as Error).message }, 'leadership: lock connection failed');
