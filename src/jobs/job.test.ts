@@ -246,4 +246,35 @@ describe('a leader-only job', () => {
     // a stop is not a lost lead: the feed keeps what it said
     expect(health.detail).toBe('another process polls');
   });
+
+  it('a lead regained while the last round still ends gets a round of its own', async () => {
+    const leadership = switchable(true);
+    let rounds = 0;
+    let open = 0;
+    const { run } = runner(
+      {
+        name: 'publisher',
+        schedule: { once: true },
+        lock: 'btcPollers',
+        round: async (signal) => {
+          rounds++;
+          open++;
+          await new Promise<void>((r) => signal.addEventListener('abort', () => r(), { once: true }));
+          // a clean goodbye takes a while
+          await pause(30);
+          open--;
+        },
+      },
+      { leader: leadership },
+    );
+    run.start();
+    await vi.waitFor(() => expect(open).toBe(1));
+    leadership.set(false);
+    leadership.set(true);
+    await vi.waitFor(() => expect(rounds).toBe(2));
+    await pause(40);
+    expect(open).toBe(1);
+    await run.stop();
+    expect(open).toBe(0);
+  });
 });

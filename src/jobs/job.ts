@@ -155,8 +155,12 @@ export class JobRunner {
       this.pause = every ? (every.afterFailure?.(this.failures) ?? every.everyMs) : 0;
       if (signal.aborted) return 'failed';
       const next = { failures: this.failures, retryInMs: every ? this.pause : null };
-      if (this.job.failed) this.job.failed(e, next);
-      else this.deps.log.warn({ err: e, job: this.job.name, ...next }, `${this.job.name}: a round failed`);
+      try {
+        if (this.job.failed) this.job.failed(e, next);
+        else this.deps.log.warn({ err: e, job: this.job.name, ...next }, `${this.job.name}: a round failed`);
+      } catch {
+        // telling it must not end the job
+      }
       return 'failed';
     }
   }
@@ -188,10 +192,13 @@ export class JobRunner {
   /** The rounds of one start, or of one lead: the first as told, then by the schedule. */
   private async rounds(signal: AbortSignal): Promise<void> {
     const first = this.job.first ?? 'at-once';
+    // a round of the lead just lost may still be ending: this lead's first round is a new one
+    await this.running;
+    const due = async (when: () => Promise<boolean>) => when().catch(() => true);
     try {
       if (first === 'at-once') {
         if ((await this.attempt(signal)) === 'done') return;
-      } else if (first !== 'on-schedule' && (!first.when || (await first.when()))) {
+      } else if (first !== 'on-schedule' && (!first.when || (await due(first.when)))) {
         await sleep(first.afterMs, signal);
         if (signal.aborted || (await this.attempt(signal)) === 'done') return;
       }
