@@ -6,6 +6,7 @@ import { sleep } from '../shared/sleep.js';
 import { JobRunner, type Job } from './job.js';
 import { soleLeaderships, type Leadership } from './leadership.js';
 import { Wake } from './wake.js';
+import { switchable } from '../../test/support/leadership.js';
 
 const log = pino({ level: 'silent' });
 const never = new AbortController().signal;
@@ -14,24 +15,6 @@ function runner(job: Job, opts: { now?: string; leader?: Leadership; shutdown?: 
   const clock = fixedClock(opts.now ?? '2026-07-03T10:07:00Z');
   const leadership = soleLeaderships(opts.leader ? { btcPollers: opts.leader } : {});
   return { clock, run: new JobRunner(job, { clock, log, shutdown: opts.shutdown ?? never, leadership }) };
-}
-
-/** A leadership the test hands over. */
-function switchable(initial: boolean): Leadership & { set(v: boolean): void } {
-  let leader = initial;
-  const listeners = new Set<(l: boolean) => void>();
-  return {
-    isLeader: () => leader,
-    watch: (l) => {
-      listeners.add(l);
-      l(leader);
-      return () => void listeners.delete(l);
-    },
-    set: (v) => {
-      leader = v;
-      for (const l of listeners) l(v);
-    },
-  };
 }
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));

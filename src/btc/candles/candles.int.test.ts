@@ -10,6 +10,7 @@ import { createCandlesFeature } from './index.js';
 import type { CandleRow } from './repository.js';
 import { CandleService, KINDS, PAIRS, type CandleKind } from './service.js';
 import { ROOMY, testDeps } from '../../../test/support/providers.js';
+import { switchable } from '../../../test/support/leadership.js';
 
 const START = 1_790_000_130; // 2026-09-21T13:35:30Z, inside minute 13:35 and hour 13:00
 const USD = PAIRS[0];
@@ -185,24 +186,6 @@ describe('failures', () => {
     expect(await stored('minute')).toHaveLength(0);
   });
 });
-
-/** Leadership whose state the test sets. */
-function switchable(initial: boolean): Leadership & { set(v: boolean): void } {
-  let leader = initial;
-  const listeners = new Set<(l: boolean) => void>();
-  return {
-    isLeader: () => leader,
-    watch: (l) => {
-      listeners.add(l);
-      l(leader);
-      return () => void listeners.delete(l);
-    },
-    set: (v) => {
-      leader = v;
-      for (const l of listeners) l(v);
-    },
-  };
-}
 
 describe('the feature', () => {
   let t: TestApp;

@@ -3,7 +3,7 @@ import { MemoryRates } from '../../../test/fakes/market-rates.js';
 import { waitFor } from '../../../test/fakes/stream-clients.js';
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
 import { btcOnly } from '../../../test/support/services.js';
-import type { Leadership } from '../../jobs/leadership.js';
+import { switchable } from '../../../test/support/leadership.js';
 import { btcService } from '../index.js';
 import { premiumOf } from '../market/premium.js';
 import * as market from '../market/repository.js';
@@ -12,25 +12,6 @@ import type { RetentionService } from './service.js';
 const NOW = '2026-07-20T12:34:00Z';
 const HOUR = 3_600_000;
 const ticker = (eur: number) => [{ amount: String(eur), sourceCurrency: 'BTC', targetCurrency: 'EUR' }];
-
-/** A leadership the test hands over. */
-function switchable(initially: boolean) {
-  let leader = initially;
-  const listeners = new Set<(l: boolean) => void>();
-  const l: Leadership & { set(v: boolean): void } = {
-    isLeader: () => leader,
-    watch: (fn) => {
-      listeners.add(fn);
-      fn(leader);
-      return () => listeners.delete(fn);
-    },
-    set: (v) => {
-      leader = v;
-      for (const fn of listeners) fn(v);
-    },
-  };
-  return l;
-}
 
 let t: TestApp;
 let retention: RetentionService;
