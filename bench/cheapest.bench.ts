@@ -7,7 +7,7 @@ import type { Db } from '../src/db/schema.js';
 import { powerService } from '../src/power/index.js';
 import { createRuntime } from '../src/runtime.js';
 import { fixedClock } from '../src/shared/clock.js';
-import { powerOnly } from '../test/support/services.js';
+import { plus, powerOnly } from '../test/support/services.js';
 import { benchConfig, compareHttp, row, type Benchmark, type BenchRow } from './lib.js';
 
 const NOW = '2026-07-03T10:05:00Z';
@@ -52,7 +52,7 @@ export const cheapestBench: Benchmark = {
       database,
       log: pino({ level: 'silent' }),
       clock: fixedClock(NOW),
-      services: powerOnly((ctx) => [...powerService(ctx), shellRoute]),
+      services: powerOnly((ctx) => plus(powerService(ctx), shellRoute)),
     });
     await seedTwoDays(database.db);
     const subject = await runtime.app.listen({ port: 0, host: '127.0.0.1' });

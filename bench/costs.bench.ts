@@ -7,7 +7,7 @@ import type { Feature } from '../src/context.js';
 import { powerService } from '../src/power/index.js';
 import { createRuntime } from '../src/runtime.js';
 import { fixedClock } from '../src/shared/clock.js';
-import { powerOnly } from '../test/support/services.js';
+import { plus, powerOnly } from '../test/support/services.js';
 import { benchConfig, compareHttp, percentile, row, type Benchmark, type BenchRow } from './lib.js';
 
 const TOKEN = 'bench-costs-token-0123456789';
@@ -84,7 +84,7 @@ export const costsBench: Benchmark = {
         database,
         log: pino({ level: 'silent' }),
         clock: fixedClock(`${DAY}T10:00:00Z`),
-        services: powerOnly((ctx) => [...powerService(ctx), shellRoute]),
+        services: powerOnly((ctx) => plus(powerService(ctx), shellRoute)),
       },
     );
     const db = database.db;

@@ -4,7 +4,7 @@ import { pino } from 'pino';
 import { openDatabase } from '../src/db/connect.js';
 import type { Feature } from '../src/context.js';
 import { powerService } from '../src/power/index.js';
-import { powerOnly } from '../test/support/services.js';
+import { plus, powerOnly } from '../test/support/services.js';
 import { createRuntime } from '../src/runtime.js';
 import { fixedClock } from '../src/shared/clock.js';
 import { FakeEnergiDataService } from '../test/fakes/energidataservice.js';
@@ -76,7 +76,7 @@ export const elpriceBench: Benchmark = {
       database,
       log: pino({ level: 'silent' }),
       clock: fixedClock(`${DATE}T10:00:00Z`),
-      services: powerOnly((ctx) => [...powerService(ctx), shellRoute]),
+      services: powerOnly((ctx) => plus(powerService(ctx), shellRoute)),
     });
     const subject = await runtime.app.listen({ port: 0, host: '127.0.0.1' });
     const path = `/api/elprice?date=${DATE}`;

@@ -4,16 +4,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
 import { percentile } from '../bench/lib.js';
-import { createCandlesFeature } from '../src/btc/candles/index.js';
+import { btcService } from '../src/btc/index.js';
 import * as candles from '../src/btc/candles/repository.js';
 import type { CandleRow } from '../src/btc/candles/repository.js';
-import { ALWAYS_LEADER } from '../src/btc/leadership.js';
-import { createMarketFeature } from '../src/btc/market/index.js';
 import { premiumOf, SPOT_MAX_AGE_MS } from '../src/btc/market/premium.js';
 import * as market from '../src/btc/market/repository.js';
-import { createRetentionFeature } from '../src/btc/retention/index.js';
+import { retentionServiceOf } from '../src/btc/retention/index.js';
 import type { RetentionService } from '../src/btc/retention/service.js';
 import { loadConfig } from '../src/config.js';
+import type { Feature } from '../src/context.js';
 
 import type { Db } from '../src/db/schema.js';
 import { createRuntime } from '../src/runtime.js';
@@ -79,16 +78,17 @@ export async function simulateYear(opts: YearOptions): Promise<void> {
     clock,
     log: pino({ level: 'silent' }),
     services: {
-      power: () => [],
+      power: () => ({ features: [], services: null }),
       btc: (ctx) => {
-        const r = createRetentionFeature(ctx, { leadership: ALWAYS_LEADER }, { pauseMs: 0 });
-        retention = r.retention;
-        return [
-          // the baseline: a bare route of the same app, measured beside the endpoints
-          { name: 'bare', routes: (app) => void app.get('/soak/bare', async () => ({ ok: true })) },
-          createCandlesFeature(ctx, { leadership: ALWAYS_LEADER }),
-          createMarketFeature(ctx, { rates: new MemoryRates(null), leadership: ALWAYS_LEADER }),
-        ];
+        // run by this script once a simulated day, not by its job
+        retention = retentionServiceOf(ctx, { pauseMs: 0 });
+        const made = btcService(ctx, { rates: new MemoryRates(null), only: ['candles', 'market'] });
+        // the baseline: a bare route of the same app, measured beside the endpoints
+        const bare: Feature = {
+          name: 'bare',
+          routes: (app) => void app.get('/soak/bare', async () => ({ ok: true })),
+        };
+        return { ...made, features: [bare, ...made.features] };
       },
     },
   });

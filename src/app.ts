@@ -5,7 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import { Type, type Static } from 'typebox';
 import type { Config } from './config.js';
-import type { App, AppContext, Feature, Services } from './context.js';
+import type { App, AppContext, Feature } from './context.js';
 import { registerBearerAuth } from './http/auth.js';
 import { clientErrorHandler } from './http/client-errors.js';
 import { registerLimits } from './http/limits.js';
@@ -20,11 +20,14 @@ import { requireUtf8 } from './http/utf8.js';
 import { validatorCompiler } from './http/validation.js';
 import { createBackupFeature } from './ops/backup/index.js';
 import { createMqttFeature, type MqttOptions } from './mqtt/index.js';
+import { composeServices, mqttSources, type ServiceRecord, type Services } from './services.js';
 import { SATWATT_VERSION } from './shared/version.js';
 
 export interface BuiltApp {
   app: App;
   features: Feature[];
+  /** The services of this process by name. */
+  services: ServiceRecord;
 }
 
 /**
@@ -99,9 +102,9 @@ export async function buildApp(
   registerMetrics(app, ctx.health);
   registerHealth(app, ctx);
 
+  const composed = composeServices(ctx, services);
   const features: Feature[] = [];
-  for (const service of ctx.config.services) {
-    const made = services[service](ctx);
+  for (const made of composed.features) {
     features.push(...made);
     await app.register(async (scope) => {
       for (const f of made) await f.routes?.(scope);
@@ -112,7 +115,7 @@ export async function buildApp(
   features.push(backup);
   await app.register(async (scope) => backup.routes?.(scope));
   // last: it publishes what the others answer, so it starts after them and stops first
-  features.push(createMqttFeature(ctx, features, mqtt));
+  features.push(createMqttFeature(ctx, mqttSources(composed.record), mqtt));
   app.get(
     '/openapi.json',
     {
@@ -131,7 +134,7 @@ export async function buildApp(
     },
     async () => app.swagger() as unknown as Record<string, unknown>,
   );
-  return { app, features };
+  return { app, features, services: composed.record };
 }
 
 /** Fastify takes a list of proxies as one comma-separated string, and a hop count as a function. */

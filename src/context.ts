@@ -7,9 +7,11 @@ import type {
   RawServerDefault,
 } from 'fastify';
 import type { Logger } from 'pino';
-import type { Config, ServiceName } from './config.js';
+import type { Config } from './config.js';
 import type { RunningService } from './remote/client.js';
 import type { Database } from './db/connect.js';
+import type { Job } from './jobs/job.js';
+import type { Leaderships } from './jobs/leadership.js';
 import type { HealthRegistry } from './shared/health.js';
 import type { ProviderBudgets } from './providers/budget.js';
 import type { Clock } from './shared/clock.js';
@@ -33,24 +35,33 @@ export interface AppContext {
   shutdown: AbortSignal;
   /** One call budget per provider, created once per process; every provider adapter takes its own. */
   budgets: ProviderBudgets;
+  /**
+   * The locks whose holder runs what one process runs for all that share a database; held from
+   * the runtime's start of the feeds until its stop (a command never takes one).
+   */
+  leadership: Leaderships;
 }
 
-/** One slice of a service: its routes, and what it runs in the background. */
+/** One slice of a service: its routes, what it opens and closes, and the jobs it runs in the background. */
 export interface Feature {
   name: string;
   routes?(app: App): void | Promise<void>;
-  /** Starts pollers and connections; must not throw when a provider is down. */
+  /** Opens what the feature holds (listeners, connections); must not throw when a provider is down. */
   start?(): void | Promise<void>;
   stop?(): void | Promise<void>;
+  /** Run by the runtime from just after start() until just before stop(). */
+  jobs?: Job[];
 }
 
 /**
- * A service (btc, power) builds its features from the context, creating once what several of
- * them share and passing it to each; they start in the order returned and stop in reverse.
+ * What a service (btc, power) builds from the context: its features, which start in this order
+ * and stop in reverse, and by name the services they answer with, which the process's other
+ * features (MQTT) are handed.
  */
-export type ServiceFactory = (ctx: AppContext) => Feature[];
-
-export type Services = Record<ServiceName, ServiceFactory>;
+export interface Composition<S> {
+  features: Feature[];
+  services: S;
+}
 
 /** A command-line verb beside serve and migrate; it builds only the parts it uses from the context. */
 export interface CliCommand {

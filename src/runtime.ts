@@ -1,13 +1,14 @@
 import { pino, type Logger } from 'pino';
 import { buildApp, type BuiltApp } from './app.js';
-import { btcService } from './btc/index.js';
 import type { Config } from './config.js';
-import type { AppContext, Services } from './context.js';
+import type { AppContext } from './context.js';
 import { startDatabase, type Database } from './db/connect.js';
 import { loadMigrations, migrate } from './db/migrate.js';
+import { JobRunner } from './jobs/job.js';
+import { createLeaderships, type Leaderships } from './jobs/leadership.js';
 import { HealthRegistry, logFeedChanges } from './shared/health.js';
 import type { MqttOptions } from './mqtt/index.js';
-import { powerService } from './power/index.js';
+import { SERVICES, type Services } from './services.js';
 import { createProviderBudgets, type BudgetLimit, type ProviderName } from './providers/budget.js';
 import { untilAborted } from './shared/abort.js';
 import { systemClock, type Clock } from './shared/clock.js';
@@ -54,9 +55,6 @@ export async function createLogger(
   );
 }
 
-/** The services a process can run; tests and benchmarks pass their own compositions. */
-export const SERVICES: Services = { btc: btcService, power: powerService };
-
 export interface ContextOptions {
   clock?: Clock;
   log?: Logger;
@@ -68,6 +66,10 @@ export interface ContextOptions {
   opening?: Promise<Database>;
   /** A stop asked for while starting: the start gives up (no further migration, no feature started). */
   signal?: AbortSignal;
+  /** Leaderships of the test's own (a lock it hands over); else advisory locks on a server, this process alone otherwise. */
+  leadership?: Leaderships;
+  /** How often the locks not held are tried again on a server (2 s). */
+  leadershipIntervalMs?: number;
 }
 
 export interface OpenContext {
@@ -120,6 +122,12 @@ async function beginContext(
     health,
     shutdown: controller.signal,
     budgets: createProviderBudgets(clock, health, opts.budgetLimits),
+    leadership:
+      opts.leadership ??
+      createLeaderships(database.kind === 'postgres' ? config.database : null, {
+        log,
+        intervalMs: opts.leadershipIntervalMs,
+      }),
   };
   watchNotifications(ctx);
   logDatabaseState(ctx);
@@ -177,7 +185,10 @@ export interface RuntimeOptions extends ContextOptions {
 
 export interface Runtime extends BuiltApp {
   ctx: AppContext;
-  /** Starts the background feeds (the HTTP server is started by the caller). */
+  /**
+   * Takes the locks (on a server), then starts each feature and its jobs, in order (the HTTP
+   * server is started by the caller).
+   */
   startFeeds(): Promise<void>;
   /** Stops feeds, closes sockets and the database, each phase bounded (STOP_PHASES_MS); safe to call twice. */
   stop(): Promise<void>;
@@ -207,6 +218,8 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     await close({ withinMs: opts.signal?.aborted ? STOP_PHASES_MS.database : Infinity });
     throw e;
   });
+  // made before the locks are first tried, so that each lock a job runs under is tried then
+  const jobs = built.features.map((f) => (f.jobs ?? []).map((job) => new JobRunner(job, ctx)));
   let stopping: Promise<void> | null = null;
   let starting: Promise<void> | null = null;
   return {
@@ -214,9 +227,11 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
     ctx,
     startFeeds: () => {
       starting = (async () => {
-        for (const f of built.features) {
+        await ctx.leadership.start();
+        for (const [i, f] of built.features.entries()) {
           if (ctx.shutdown.aborted) return;
           await f.start?.();
+          for (const job of jobs[i]!) job.start();
         }
       })();
       return starting;
@@ -234,11 +249,14 @@ export async function createRuntime(config: Config, opts: RuntimeOptions = {}): 
           (async () => {
             // a feature still starting finishes (its waits end on the abort) before anything is closed
             await starting?.catch(() => {});
-            for (const f of [...built.features].reverse()) {
+            for (const [i, f] of [...built.features.entries()].reverse()) {
+              // every wait of a job hears the abort: a stop waits only for the rounds under way
+              for (const job of [...jobs[i]!].reverse()) await job.stop();
               await Promise.resolve(f.stop?.()).catch((e: unknown) =>
                 ctx.log.error({ err: e, feature: f.name }, 'stop failed'),
               );
             }
+            await ctx.leadership.stop();
           })(),
           STOP_PHASES_MS.features,
         );

@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRatesFeature, createRatesService } from '../src/btc/rates/index.js';
-import { ALWAYS_LEADER } from '../src/btc/leadership.js';
 import { createPricesFeature, createPriceService } from '../src/power/prices/index.js';
 import { BUDGET_LIMITS } from '../src/providers/budget.js';
 import { fixedClock } from '../src/shared/clock.js';
@@ -117,7 +116,7 @@ describe('Frankfurter budget', () => {
       budgetLimits: { frankfurter: limit },
       services: btcOnly((ctx) => {
         const rates = createRatesService(ctx);
-        return [createRatesFeature(ctx, { rates, leadership: ALWAYS_LEADER })];
+        return [createRatesFeature(ctx, { rates })];
       }),
     });
   });

@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startAllFakes, type AllFakes } from '../../test/fakes/all.js';
 import { startTestApp, type TestApp } from '../../test/support/app.js';
+import { plus } from '../../test/support/services.js';
 import { btcService } from '../btc/index.js';
 import type { Feature } from '../context.js';
 import { RequestTimeout } from './timeout.js';
@@ -44,7 +45,7 @@ beforeAll(async () => {
       REQUEST_TIMEOUT_MS: '1000',
       PROVIDER_TIMEOUT_MS: '60000',
     },
-    services: { btc: (ctx) => [...btcService(ctx), probe] },
+    services: { btc: (ctx) => plus(btcService(ctx), probe) },
   });
   base = await t.app.listen({ port: 0, host: '127.0.0.1' });
 });

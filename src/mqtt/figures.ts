@@ -24,8 +24,8 @@ export interface MqttSources {
   } | null;
   market: Pick<MarketService, 'latestPrice' | 'latestQuote'> | null;
   portfolio: Pick<PortfolioService, 'portfolio'> | null;
-  /** The watched wallets' differences from the chain; absent where no chain feature runs. */
-  chain?: Pick<ChainService, 'differences'> | null;
+  /** The watched wallets’ differences from the chain. */
+  chain: Pick<ChainService, 'differences'> | null;
 }
 
 /** Reads the figures and turns them into updates; a figure that cannot be read is unknown. */

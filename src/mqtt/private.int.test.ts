@@ -11,11 +11,8 @@ import { startTestApp, type TestApp } from '../../test/support/app.js';
 import { freshDatabase, type TestDatabase } from '../../test/support/db.js';
 import { refreshCharges } from '../../test/support/costs.js';
 import { Listener, Mosquitto } from '../../test/support/mosquitto.js';
-import { ALWAYS_LEADER } from '../btc/leadership.js';
-import { createLedgerFeature } from '../btc/ledger/index.js';
-import { createMarketFeature } from '../btc/market/index.js';
-import { createPortfolioFeature } from '../btc/portfolio/index.js';
-import type { ServiceFactory } from '../context.js';
+import type { AppContext } from '../context.js';
+import { btcService } from '../btc/index.js';
 import type { Costs } from '../power/costs/schemas.js';
 import { insertEnergy } from '../power/metering/repository.js';
 
@@ -34,11 +31,7 @@ let kraken: FakeKraken;
 let db: TestDatabase;
 let ha: Listener;
 const rates = new MemoryRates(RATES_0703);
-const btc: ServiceFactory = (ctx) => [
-  createMarketFeature(ctx, { rates, leadership: ALWAYS_LEADER }),
-  createLedgerFeature(ctx, { rates }),
-  createPortfolioFeature(ctx, { rates }),
-];
+const btc = (ctx: AppContext) => btcService(ctx, { rates, only: ['ledger', 'market', 'portfolio'] });
 
 function start(privately: boolean): Promise<TestApp> {
   return startTestApp({

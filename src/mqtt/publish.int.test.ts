@@ -12,8 +12,7 @@ import { waitFor } from '../../test/fakes/stream-clients.js';
 import { startTestApp, type TestApp } from '../../test/support/app.js';
 import { refreshCharges } from '../../test/support/costs.js';
 import { Listener, Mosquitto } from '../../test/support/mosquitto.js';
-import { ALWAYS_LEADER } from '../btc/leadership.js';
-import { createMarketFeature } from '../btc/market/index.js';
+import { btcService } from '../btc/index.js';
 import type { PriceMessage, QuoteMessage } from '../btc/market/schemas.js';
 import type { Cheapest, ConsumerPrices } from '../power/costs/schemas.js';
 import type { PricesDay } from '../power/prices/schemas.js';
@@ -56,7 +55,7 @@ beforeAll(async () => {
       QUOTE_FEED_URL: strike.url,
       STRIKE_API_KEY: STRIKE_KEY,
     },
-    services: { btc: (ctx) => [createMarketFeature(ctx, { rates, leadership: ALWAYS_LEADER })] },
+    services: { btc: (ctx) => btcService(ctx, { rates, only: ['market'] }) },
     mqtt: { recheckMs: 100, feedsIntervalMs: 100, birthDelayMs: 0 },
   });
   strike.now = () => app.clock.now();

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Leadership } from '../btc/leadership.js';
+import { whenAborted, type Job } from '../jobs/job.js';
 import { PRICE_CHANNEL } from '../btc/market/spot.js';
 import { QUOTE_CHANNEL } from '../btc/market/quotes.js';
 import type { MqttBroker } from '../config.js';
@@ -47,17 +47,13 @@ export interface MqttDeps {
   naming: Naming & { private: boolean };
   /** Reads the figures from the services that answer the API. */
   reader: FigureReader;
-  /** Only its holder publishes, when several processes share a database. */
-  leadership: Leadership;
 }
 
-const QUARTER_MS = 15 * 60_000;
-
 /**
- * The process's publisher while it leads: states on change (prices at every quarter hour by the
- * clock and so at every new day, BTC at most every btcIntervalMs, feeds as their health changes),
- * the broker reached through a session that reconnects on its own. A follower publishes nothing
- * and keeps no connection.
+ * The process's publisher while it holds the publisher lock (its jobs): states on change
+ * (prices at every quarter hour by the clock and so at every new day, BTC at most every
+ * btcIntervalMs, feeds as their health changes), the broker reached through a session that
+ * reconnects on its own. A follower publishes nothing and keeps no connection.
  */
 export class MqttService {
   private readonly publisher: Publisher;
@@ -66,8 +62,8 @@ export class MqttService {
   private readonly btc: Throttle;
   private readonly quote: Throttle;
   private readonly cleanups: (() => unknown)[] = [];
-  private lead: { controller: AbortController; signal: AbortSignal; loops: Promise<void>[] } | null = null;
-  private turn: Promise<void> = Promise.resolve();
+  /** The publisher's signal while this process publishes. */
+  private lead: { signal: AbortSignal } | null = null;
   /** The figures are read one refresh at a time, whether the clock or an event asked. */
   private figuresTurn: Promise<void> = Promise.resolve();
 
@@ -110,56 +106,56 @@ export class MqttService {
     this.cleanups.push(await database.listen(QUOTE_CHANNEL, () => this.lead && this.quote.poke()));
     // The consumer price and the costs are unknown until the household's charges are: publish them as they come.
     this.cleanups.push(this.deps.reader.onChargesChanged(() => void (this.lead && this.figures())));
-    this.cleanups.push(
-      this.deps.leadership.watch((leader) => {
-        this.turn = this.turn.then(() => (leader ? this.startLeading() : this.stopLeading(false)));
-      }),
-    );
   }
 
   async stop(): Promise<void> {
     for (const c of this.cleanups.splice(0).reverse()) await c();
-    await this.turn;
-    await this.stopLeading(true);
     await this.figuresTurn;
     await this.btc.stop();
     await this.quote.stop();
   }
 
-  private startLeading(): void {
-    if (this.lead || this.deps.shutdown.aborted) return;
-    const controller = new AbortController();
-    const signal = AbortSignal.any([controller.signal, this.deps.shutdown]);
-    this.feed.detail = `connecting to ${this.deps.broker.url}`;
+  /**
+   * The jobs of the holder of the publisher lock: the broker's session while it holds it; the
+   * prices, the cheapest hours, costs, the portfolio and the chain differences at every quarter
+   * hour of the clock; the feeds' problems every feedsIntervalMs.
+   */
+  jobs(): Job[] {
+    const lock = 'mqttPublisher';
+    return [
+      {
+        name: 'mqtt-publisher',
+        schedule: { once: true },
+        lock,
+        health: this.feed,
+        standby: 'standby: another process holds the publisher lock',
+        leading: `connecting to ${this.deps.broker.url}`,
+        round: (signal) => this.publish(signal),
+      },
+      {
+        name: 'mqtt-figures',
+        schedule: { cron: '*/15 * * * *', recheckMs: this.opts.recheckMs },
+        lock,
+        round: () => this.figures(),
+      },
+      {
+        name: 'mqtt-feeds',
+        schedule: { everyMs: this.opts.feedsIntervalMs },
+        lock,
+        round: async () => this.feeds(),
+      },
+    ];
+  }
+
+  /** Connected while `signal` lets it; a stop says offline on the broker, a lost lead leaves quietly. */
+  private async publish(signal: AbortSignal): Promise<void> {
+    this.lead = { signal };
     this.session.start(signal);
-    this.lead = { controller, signal, loops: [this.quarters(signal), this.feeds(signal)] };
     this.btc.poke();
     this.quote.poke();
-  }
-
-  /** `offline`: a clean stop says so on the broker; a process that lost the lead leaves quietly. */
-  private async stopLeading(offline: boolean): Promise<void> {
-    const lead = this.lead;
+    await whenAborted(signal);
     this.lead = null;
-    lead?.controller.abort();
-    await Promise.all(lead?.loops ?? []);
-    await this.session.stop({ offline });
-    if (!offline) this.feed.detail = 'standby: another process holds the publisher lock';
-  }
-
-  /** Prices, the cheapest hours, costs, the portfolio and the chain differences at every quarter hour of the clock. */
-  private async quarters(signal: AbortSignal): Promise<void> {
-    let last = -1;
-    while (!signal.aborted) {
-      const now = this.deps.clock.now().getTime();
-      const quarter = Math.floor(now / QUARTER_MS);
-      if (quarter !== last) {
-        last = quarter;
-        await this.figures();
-      }
-      const untilNext = (quarter + 1) * QUARTER_MS - now;
-      await sleep(Math.min(untilNext + 20, this.opts.recheckMs), signal);
-    }
+    await this.session.stop({ offline: this.deps.shutdown.aborted });
   }
 
   /** Prices, the cheapest hours, and with MQTT_PRIVATE the costs, the portfolio and the watched wallets. */
@@ -179,16 +175,13 @@ export class MqttService {
     return this.figuresTurn;
   }
 
-  private async feeds(signal: AbortSignal): Promise<void> {
-    while (!signal.aborted) {
-      // A feed's first round (the household's charges loading at a first start) is no problem yet.
-      const updates = this.deps.health
-        .all()
-        .filter((f) => f !== this.feed)
-        .map((f) => ({ entity: feedEntity(f.name), state: problemState(f.ok || f.starting) }));
-      this.publisher.update(updates);
-      await sleep(this.opts.feedsIntervalMs, signal);
-    }
+  private feeds(): void {
+    // A feed's first round (the household's charges loading at a first start) is no problem yet.
+    const updates = this.deps.health
+      .all()
+      .filter((f) => f !== this.feed)
+      .map((f) => ({ entity: feedEntity(f.name), state: problemState(f.ok || f.starting) }));
+    this.publisher.update(updates);
   }
 
   /** Home Assistant came (back): everything again. A retained birth came with our own subscribe. */

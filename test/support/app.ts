@@ -1,9 +1,10 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { pino, type Logger } from 'pino';
 import { loadConfig, type Config } from '../../src/config.js';
-import type { Services } from '../../src/context.js';
+import { soleLeaderships, type Leadership, type LockName } from '../../src/jobs/leadership.js';
 import type { MqttOptions } from '../../src/mqtt/index.js';
 import { createRuntime, type ContextOptions, type Runtime } from '../../src/runtime.js';
+import type { Services } from '../../src/services.js';
 import { fixedClock, type Clock } from '../../src/shared/clock.js';
 import { freshDatabase, type TestDatabase } from './db.js';
 import { FEEDS_OFF } from './process.js';
@@ -54,6 +55,10 @@ export async function startTestApp(
     mqtt?: Partial<MqttOptions>;
     /** A logger to read what the service logs; silent otherwise. */
     log?: Logger;
+    /** Locks the test hands over; this process leads the others (on a server with DATABASE_URL, by its locks). */
+    leadership?: Partial<Record<LockName, Leadership>>;
+    /** How often a server's locks not held are tried again. */
+    leadershipIntervalMs?: number;
   } = {},
 ): Promise<TestApp> {
   const db = opts.db ?? (await freshDatabase());
@@ -65,6 +70,8 @@ export async function startTestApp(
     services: opts.services,
     budgetLimits: opts.budgetLimits,
     mqtt: opts.mqtt,
+    leadership: opts.leadership && soleLeaderships(opts.leadership),
+    leadershipIntervalMs: opts.leadershipIntervalMs,
   });
   await runtime.app.ready();
   return {

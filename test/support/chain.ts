@@ -1,10 +1,8 @@
 import { Addresses } from '../../src/btc/chain/derive.js';
-import { createChainFeature } from '../../src/btc/chain/index.js';
 import { parseWatch } from '../../src/btc/chain/keys.js';
-import { ALWAYS_LEADER, type Leadership } from '../../src/btc/leadership.js';
-import { createLedgerFeature } from '../../src/btc/ledger/index.js';
-import type { ServiceFactory } from '../../src/context.js';
+import type { Services } from '../../src/services.js';
 import { MemoryRates, RATES_0703 } from '../fakes/market-rates.js';
+import { btc } from './services.js';
 
 /** BIP84's and BIP86's account keys of "abandon … about", watched by wallets 4 (Trezor) and 5 (Ledger). */
 export const ZPUB =
@@ -18,18 +16,10 @@ export const TOKEN = 'chain-test-token-0123456789';
 export const auth = { authorization: `Bearer ${TOKEN}` };
 
 /** The ledger (with memory rates) and the chain feature, its hourly job waiting `firstRunDelayMs` (an hour unless told). */
-export function chainServices(opts: { leadership?: Leadership; firstRunDelayMs?: number } = {}): {
-  btc: ServiceFactory;
-} {
-  const rates = new MemoryRates(RATES_0703);
-  return {
-    btc: (ctx) => [
-      createLedgerFeature(ctx, { rates }),
-      createChainFeature(
-        ctx,
-        { leadership: opts.leadership ?? ALWAYS_LEADER },
-        { firstRunDelayMs: opts.firstRunDelayMs ?? 3_600_000 },
-      ),
-    ],
-  };
+export function chainServices(opts: { firstRunDelayMs?: number } = {}): Partial<Services> {
+  return btc({
+    rates: new MemoryRates(RATES_0703),
+    only: ['ledger', 'chain'],
+    chain: { firstRunDelayMs: opts.firstRunDelayMs ?? 3_600_000 },
+  });
 }

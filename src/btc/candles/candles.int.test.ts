@@ -5,11 +5,12 @@ import { freshDatabase, type TestDatabase } from '../../../test/support/db.js';
 import { KrakenOhlcClient } from '../../providers/kraken-ohlc.js';
 import { systemClock } from '../../shared/clock.js';
 import { btcOnly } from '../../../test/support/services.js';
-import { ALWAYS_LEADER, type Leadership } from '../leadership.js';
+import { ALWAYS_LEADER, type Leadership } from '../../jobs/leadership.js';
 import { createCandlesFeature } from './index.js';
 import type { CandleRow } from './repository.js';
 import { CandleService, KINDS, PAIRS, type CandleKind } from './service.js';
 import { ROOMY, testDeps } from '../../../test/support/providers.js';
+import { switchable } from '../../../test/support/leadership.js';
 
 const START = 1_790_000_130; // 2026-09-21T13:35:30Z, inside minute 13:35 and hour 13:00
 const USD = PAIRS[0];
@@ -186,24 +187,6 @@ describe('failures', () => {
   });
 });
 
-/** Leadership whose state the test sets. */
-function switchable(initial: boolean): Leadership & { set(v: boolean): void } {
-  let leader = initial;
-  const listeners = new Set<(l: boolean) => void>();
-  return {
-    isLeader: () => leader,
-    watch: (l) => {
-      listeners.add(l);
-      l(leader);
-      return () => void listeners.delete(l);
-    },
-    set: (v) => {
-      leader = v;
-      for (const l of listeners) l(v);
-    },
-  };
-}
-
 describe('the feature', () => {
   let t: TestApp;
   const cadence = { minute: 40, hour: 60, day: 80 };
@@ -216,7 +199,8 @@ describe('the feature', () => {
       env: { OHLC_FEED_URL: fake.url, ...env },
       // The cadence is compressed to milliseconds; so is the provider's budget (1 call a second in production).
       budgetLimits: { krakenRest: ROOMY },
-      services: btcOnly((ctx) => [createCandlesFeature(ctx, { leadership }, { cadence, minGapMs: 5 })]),
+      leadership: { btcPollers: leadership },
+      services: btcOnly((ctx) => [createCandlesFeature(ctx, { cadence, minGapMs: 5 })]),
     });
     return t;
   }
@@ -284,7 +268,7 @@ describe('GET /api/exch-hour and /api/exch-minute', () => {
   beforeAll(async () => {
     t = await startTestApp({
       db,
-      services: btcOnly((ctx) => [createCandlesFeature(ctx, { leadership: ALWAYS_LEADER })]),
+      services: btcOnly((ctx) => [createCandlesFeature(ctx)]),
     });
   });
   afterAll(() => t.close());

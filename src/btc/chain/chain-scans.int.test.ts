@@ -6,8 +6,7 @@ import { waitFor } from '../../../test/fakes/stream-clients.js';
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
 import { freshDatabase, type TestDatabase } from '../../../test/support/db.js';
 import { TOKEN, TREZOR, TR_DESCRIPTOR, ZPUB, auth, chainServices } from '../../../test/support/chain.js';
-import type { Leadership } from '../leadership.js';
-import type { ChainService } from './service.js';
+import type { Leadership } from '../../jobs/leadership.js';
 
 /** Scans as the service runs them: incremental, under faults, two at once, at shutdown, on the leader's hour. */
 let esplora: FakeEsplora;
@@ -49,8 +48,7 @@ afterEach(() => app?.close());
 
 const scan = () => app.call('POST', '/api/wallets/4/chain/scan', undefined, auth);
 const paths = () => esplora.server.requests.map((r) => r.path.replace(/\/address\/[^/]+/, '/address/A'));
-const service = () =>
-  (app.features.find((f) => f.name === 'chain') as unknown as { chain: ChainService }).chain;
+const service = () => app.services.btc!.chain!;
 const scannedAt = async () =>
   (await app.call('GET', '/api/wallets/4/chain', undefined, auth)).json().scanned_at;
 
@@ -163,7 +161,8 @@ describe('the hourly scan', () => {
     app = await startTestApp({
       env: { API_TOKEN: TOKEN, ESPLORA_URL: esplora.url },
       db,
-      services: chainServices({ leadership, firstRunDelayMs: 10 }),
+      leadership: { btcPollers: leadership },
+      services: chainServices({ firstRunDelayMs: 10 }),
     });
     await app.startFeeds();
   };

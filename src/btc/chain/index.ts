@@ -2,11 +2,9 @@ import type { AppContext, Feature } from '../../context.js';
 import { providerDeps } from '../../providers/budget.js';
 import { EsploraClient } from '../../providers/esplora.js';
 import type { WalletWatch } from '../ledger/wallets.js';
-import type { Leadership } from '../leadership.js';
 import { chainScanJob } from './jobs.js';
 import { chainRoutes } from './routes.js';
 import type { ChainSource } from './scan.js';
-import { JobRunner } from './scheduler.js';
 import { ChainService } from './service.js';
 import { walletWatch } from './watch.js';
 
@@ -14,7 +12,7 @@ import { walletWatch } from './watch.js';
 const FEED = 'chain';
 
 /** The household's Esplora as a scan's source, or null when ESPLORA_URL is not set. */
-function esploraOf(ctx: AppContext): ChainSource | null {
+export function esploraOf(ctx: AppContext): ChainSource | null {
   const url = ctx.config.chain.esploraUrl;
   if (url === null) return null;
   const client = new EsploraClient({
@@ -35,7 +33,7 @@ export function walletWatchOf(ctx: Pick<AppContext, 'config'>): WalletWatch {
   return walletWatch(ctx.config.chain.network);
 }
 
-export function chainServiceOf(ctx: AppContext, source = esploraOf(ctx)): ChainService {
+export function chainServiceOf(ctx: AppContext, source: ChainSource | null = esploraOf(ctx)): ChainService {
   const { gapLimit, network, esploraUrl } = ctx.config.chain;
   return new ChainService({
     db: ctx.database.db,
@@ -55,25 +53,16 @@ export function chainServiceOf(ctx: AppContext, source = esploraOf(ctx)): ChainS
  */
 export function createChainFeature(
   ctx: AppContext,
-  deps: { leadership: Leadership },
-  opts: { firstRunDelayMs?: number; source?: ChainSource | null } = {},
-): Feature & { chain: ChainService } {
-  const chain = chainServiceOf(ctx, opts.source === undefined ? esploraOf(ctx) : opts.source);
+  deps: { chain: ChainService },
+  opts: { firstRunDelayMs?: number } = {},
+): Feature {
+  const { chain } = deps;
   const health = ctx.health.feed(FEED);
   if (!chain.enabled) health.detail = 'off: ESPLORA_URL is not set';
-  const runner = new JobRunner(chainScanJob(chain, opts.firstRunDelayMs), {
-    leadership: deps.leadership,
-    log: ctx.log.child({ feature: FEED }),
-    health,
-    shutdown: ctx.shutdown,
-  });
+  const log = ctx.log.child({ feature: FEED });
   return {
     name: FEED,
-    chain,
     routes: (app) => chainRoutes(app, chain),
-    start: () => {
-      if (chain.enabled) runner.start();
-    },
-    stop: () => runner.stop(),
+    jobs: chain.enabled ? [chainScanJob(chain, { health, log, firstRunDelayMs: opts.firstRunDelayMs })] : [],
   };
 }

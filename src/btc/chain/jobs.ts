@@ -1,27 +1,25 @@
+import type { Logger } from 'pino';
+import type { Job } from '../../jobs/job.js';
+import type { FeedHealth } from '../../shared/health.js';
 import type { ChainService } from './service.js';
 
-/** A background job as the runtime runs it: a name, a schedule, who runs it, and one round. */
-export interface ChainJob {
-  name: string;
-  /** Cron pattern, in Danish time. */
-  schedule: string;
-  /** Only the process holding the btc poller lock runs it. */
-  leaderOnly: true;
-  /** The first round after becoming the leader waits this long, out of the way of a starting process. */
-  firstRunDelayMs: number;
-  /** One round; it stops at shutdown (the service's scans hear it) and never throws. */
-  run(): Promise<void>;
-}
-
-/** Every watched wallet scanned at minute 41 of every hour, on the leader. */
-export function chainScanJob(service: ChainService, firstRunDelayMs = 30_000): ChainJob {
+/** Every watched wallet scanned at minute 41 of every hour, on the holder of the btc poller lock. */
+export function chainScanJob(
+  service: ChainService,
+  deps: { health: FeedHealth; log: Logger; firstRunDelayMs?: number },
+): Job {
   return {
     name: 'chain-scan',
-    schedule: '41 * * * *',
-    leaderOnly: true,
-    firstRunDelayMs,
-    run: async () => {
+    schedule: { cron: '41 * * * *' },
+    lock: 'btcPollers',
+    health: deps.health,
+    standby: 'standby: another process holds the poller lock',
+    // the first round after gaining the lead waits, out of the way of a starting process
+    first: { afterMs: deps.firstRunDelayMs ?? 30_000 },
+    // the service's scans hear the stop
+    round: async () => {
       await service.scanAll();
     },
+    failed: (e) => deps.log.warn({ err: e }, 'chain-scan failed; the next round tries again'),
   };
 }

@@ -1,7 +1,5 @@
-import type { Broadcast } from './broadcast.js';
-
 /**
- * Follows the stored rows into a process's broadcast: the row that this process wrote is
+ * Follows the stored rows into a process's stream of messages: the row that this process wrote is
  * published at once; a NOTIFY from any process wakes it to read the latest row (the truth) and
  * publish it when it is newer than what went out last.
  */
@@ -11,7 +9,7 @@ export class RowFollower<Row extends { id: number }, Message> {
   private again = false;
 
   constructor(
-    private readonly broadcast: Broadcast,
+    private readonly publish: (message: Message) => void,
     private readonly readLatest: () => Promise<Row | undefined>,
     private readonly toMessage: (row: Row) => Message,
     private readonly onError: (e: unknown) => void,
@@ -20,7 +18,7 @@ export class RowFollower<Row extends { id: number }, Message> {
   published(row: Row): void {
     if (row.id <= this.lastId) return;
     this.lastId = row.id;
-    this.broadcast.publish(this.toMessage(row));
+    this.publish(this.toMessage(row));
   }
 
   /** A row whose message this process already published before storing it. */

@@ -6,7 +6,7 @@ import type { StrikeClient, StrikeQuote } from '../../providers/strike.js';
 import type { Clock } from '../../shared/clock.js';
 import { danishDate } from '../../shared/danish-time.js';
 import { Refusal, unavailable } from '../../shared/refusal.js';
-import { sleep } from '../../shared/sleep.js';
+import type { Job } from '../../jobs/job.js';
 import { premiumOf, SPOT_MAX_AGE_MS } from './premium.js';
 import * as repo from './repository.js';
 import type { QuoteRow } from './repository.js';
@@ -53,8 +53,6 @@ export function satsOf(quote: StrikeQuote): number {
  * back off exponentially, and a 429 at least as long as the broker asks.
  */
 export class QuoteFeed {
-  private loop: { controller: AbortController; done: Promise<void> } | null = null;
-  private failures = 0;
   private blockedUntil = 0;
   private inflight: Promise<QuoteRow> | null = null;
   /** The client was given the latest stored quote to judge the first answers by. */
@@ -68,18 +66,31 @@ export class QuoteFeed {
     private readonly onStored: (row: QuoteRow) => void,
   ) {}
 
-  startPolling(): void {
-    if (this.loop || !this.client) return;
-    const controller = new AbortController();
-    const signal = AbortSignal.any([controller.signal, this.deps.shutdown]);
-    this.loop = { controller, done: this.pollLoop(signal) };
+  /** The poller, a job of the holder of the btc poller lock; none while the feed is off. */
+  job(): Job | null {
+    if (!this.client) return null;
+    const { intervalMs, maxBackoffMs } = this.opts;
+    return {
+      name: 'quotes',
+      schedule: {
+        everyMs: intervalMs,
+        afterFailure: (failures) =>
+          Math.max(
+            Math.min(intervalMs * 2 ** failures, maxBackoffMs),
+            this.blockedUntil - this.deps.clock.monotonicMs(),
+          ),
+      },
+      lock: 'btcPollers',
+      round: async () => {
+        await this.quoteNow();
+      },
+      failed: (e, { retryInMs }) =>
+        logFailedRound(this.deps.log, e, 'quote feed: poll failed', { retryInMs }),
+    };
   }
 
-  async stopPolling(): Promise<void> {
-    const loop = this.loop;
-    this.loop = null;
-    loop?.controller.abort();
-    await loop?.done;
+  /** Settles once no quote is being obtained. */
+  async idle(): Promise<void> {
     await this.inflight?.catch(() => {});
   }
 
@@ -93,22 +104,6 @@ export class QuoteFeed {
     }
     this.inflight ??= this.poll(this.client).finally(() => (this.inflight = null));
     return this.inflight;
-  }
-
-  private async pollLoop(signal: AbortSignal): Promise<void> {
-    while (!signal.aborted) {
-      let delay = this.opts.intervalMs;
-      try {
-        await this.quoteNow();
-        this.failures = 0;
-      } catch (e) {
-        this.failures++;
-        delay = Math.min(this.opts.intervalMs * 2 ** this.failures, this.opts.maxBackoffMs);
-        delay = Math.max(delay, this.blockedUntil - this.deps.clock.monotonicMs());
-        logFailedRound(this.deps.log, e, 'quote feed: poll failed', { retryInMs: delay });
-      }
-      await sleep(delay, signal);
-    }
   }
 
   private async poll(client: StrikeClient): Promise<QuoteRow> {

@@ -5,6 +5,7 @@ import { HttpProblem, problems } from '../../http/problem.js';
 import { jsonOrCsv, sendCsv } from '../../http/csv.js';
 import { PREMIUM_COLUMNS, PremiumList, PremiumQuery, PriceMessage, QuoteMessage } from './schemas.js';
 import type { MarketService } from './service.js';
+import type { MarketStreams } from './streams.js';
 
 const STREAM_LIMITS =
   'At most STREAM_MAX_CLIENTS streams in all (then 503) and STREAM_MAX_PER_ADDRESS per client address (then 429), refused before the upgrade with Retry-After. WebSocket clients are pinged every 30 s and dropped when a pong is missed; SSE gets a comment line every 15 s.';
@@ -32,9 +33,9 @@ async function upgradeOnly(request: FastifyRequest): Promise<void> {
     );
 }
 
-export function marketRoutes(app: App, market: MarketService): void {
+export function marketRoutes(app: App, market: MarketService, streams: MarketStreams): void {
   /** Takes a stream slot before the upgrade (or the event stream), after validation, or answers the refusal. */
-  const admit = async (request: FastifyRequest) => market.admitStream(request.ip, request.raw.socket);
+  const admit = async (request: FastifyRequest) => streams.admit(request.ip, request.raw.socket);
 
   app.get(
     '/api/price/latest',
@@ -109,7 +110,7 @@ export function marketRoutes(app: App, market: MarketService): void {
         response: webSocketAnswer(PriceMessage, 'the latest price on connect, then every update'),
       },
     },
-    (socket) => market.subscribePrice(socket),
+    (socket) => streams.price.addSocket(socket),
   );
 
   app.get(
@@ -124,7 +125,7 @@ export function marketRoutes(app: App, market: MarketService): void {
         response: webSocketAnswer(QuoteMessage, 'the latest quote on connect, then every new quote'),
       },
     },
-    (socket) => market.subscribeQuote(socket),
+    (socket) => streams.quote.addSocket(socket),
   );
 
   app.get(
@@ -148,7 +149,7 @@ export function marketRoutes(app: App, market: MarketService): void {
     },
     (_request, reply) => {
       reply.hijack();
-      market.subscribePriceEvents(reply.raw);
+      streams.price.addSse(reply.raw);
     },
   );
 }

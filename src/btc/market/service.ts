@@ -1,9 +1,7 @@
-import type { ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
-import type WebSocket from 'ws';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/connect.js';
+import { whenAborted, type Job } from '../../jobs/job.js';
 import { invalid, unavailable } from '../../shared/refusal.js';
 import type { ProviderDeps } from '../../providers/http.js';
 import { StrikeClient } from '../../providers/strike.js';
@@ -11,7 +9,7 @@ import { untilAborted } from '../../shared/abort.js';
 import type { Clock } from '../../shared/clock.js';
 import type { HealthRegistry } from '../../shared/health.js';
 import { addDays, danishDayBounds } from '../../shared/danish-time.js';
-import type { Leadership } from '../leadership.js';
+import { Topic } from '../../shared/topic.js';
 import type { RatesService } from '../rates/service.js';
 import * as repo from './repository.js';
 import { priceMessage, quoteMessage } from './messages.js';
@@ -19,8 +17,6 @@ import { QUOTE_CHANNEL, QuoteFeed, type QuoteOptions } from './quotes.js';
 import { RowFollower } from './follower.js';
 import type { PremiumList, PriceMessage, QuoteMessage } from './schemas.js';
 import { PRICE_CHANNEL, SpotFeed, type SpotOptions } from './spot.js';
-import { StreamLimiter } from './stream-limits.js';
-import { Broadcast, type BroadcastOptions } from './broadcast.js';
 
 export interface MarketDeps {
   /** Listens for the rows other processes store. */
@@ -30,14 +26,11 @@ export interface MarketDeps {
   health: HealthRegistry;
   shutdown: AbortSignal;
   rates: RatesService;
-  leadership: Leadership;
   providers: { krakenWs: ProviderDeps; strike: ProviderDeps };
-  config: Pick<Config, 'feeds' | 'urls' | 'streams' | 'strikeApiKey' | 'providerTimeoutMs' | 'quoteTotalEur'>;
+  config: Pick<Config, 'feeds' | 'urls' | 'strikeApiKey' | 'providerTimeoutMs' | 'quoteTotalEur'>;
 }
 
-export type MarketOptions = SpotOptions &
-  QuoteOptions &
-  Required<BroadcastOptions> & { sseKeepAliveMs: number; streamRetryAfterS: number };
+export type MarketOptions = SpotOptions & QuoteOptions;
 
 /** A year and a bit of hours (some 9,600 buckets) in one answer at most. */
 const MAX_PREMIUM_DAYS = 400;
@@ -49,25 +42,21 @@ export const DEFAULT_MARKET_OPTIONS: MarketOptions = {
   storeIntervalMs: 100,
   intervalMs: 10_000,
   rateLimitBackoffMs: 60_000,
-  minIntervalMs: 100,
-  maxBufferedBytes: 256 * 1024,
-  sseKeepAliveMs: 15_000,
-  pingIntervalMs: 30_000,
-  streamRetryAfterS: 30,
 };
 
 /**
- * The market data of one process: pollers that run while this process leads, and the price
- * and quote streams, which every process serves from the stored rows.
+ * The market data of one process: pollers that run while this process leads (its jobs), and
+ * the price and quote messages, which every process follows from the stored rows and tells
+ * whoever listens (the streams at the edge, which know the sockets).
  */
 export class MarketService {
-  readonly priceBroadcast: Broadcast;
-  readonly quoteBroadcast: Broadcast;
-  readonly streams: StreamLimiter;
+  /** Every price message: the leader's as it composes them, then each newer stored row. */
+  readonly prices = new Topic<PriceMessage>();
+  readonly quotes = new Topic<QuoteMessage>();
   private readonly priceFollower: RowFollower<repo.SpotPriceRow, PriceMessage>;
   private readonly quoteFollower: RowFollower<repo.QuoteRow, QuoteMessage>;
   private readonly spot: SpotFeed | null;
-  private readonly quotes: QuoteFeed;
+  private readonly quoteFeed: QuoteFeed;
   private readonly cleanups: (() => void | Promise<void>)[] = [];
 
   constructor(
@@ -77,17 +66,14 @@ export class MarketService {
     const { database, clock, log, health, config } = deps;
     const { db } = database;
     const logError = (e: unknown) => log.error({ err: e }, 'market: reading the latest row failed');
-    this.streams = new StreamLimiter({ ...config.streams, retryAfterS: opts.streamRetryAfterS });
-    this.priceBroadcast = new Broadcast(opts, clock);
-    this.quoteBroadcast = new Broadcast(opts, clock);
     this.priceFollower = new RowFollower(
-      this.priceBroadcast,
+      (m) => this.prices.publish(m),
       () => repo.latestPrice(db),
       priceMessage,
       logError,
     );
     this.quoteFollower = new RowFollower(
-      this.quoteBroadcast,
+      (m) => this.quotes.publish(m),
       () => repo.latestQuote(db),
       quoteMessage,
       logError,
@@ -104,7 +90,7 @@ export class MarketService {
           },
           deps.rates,
           opts,
-          (row) => this.priceBroadcast.publish(priceMessage(row)),
+          (row) => this.prices.publish(priceMessage(row)),
           (id) => this.priceFollower.seen(id),
         )
       : null;
@@ -126,16 +112,35 @@ export class MarketService {
       health.feed('quote', false).detail = `off: ${offReason}`;
       if (enabled) log.info('quote feed is off: STRIKE_API_KEY is not set');
     }
-    this.quotes = new QuoteFeed(
+    this.quoteFeed = new QuoteFeed(
       { db, clock, log, shutdown: deps.shutdown, quoteTotalEur: config.quoteTotalEur },
       client,
       offReason,
       opts,
       (row) => this.quoteFollower.published(row),
     );
-    const keepAlive = setInterval(() => this.priceBroadcast.keepAlive(), opts.sseKeepAliveMs);
-    keepAlive.unref();
-    this.cleanups.push(() => clearInterval(keepAlive));
+  }
+
+  /** The pollers, run by the holder of the btc poller lock: the spot feed's connection and the quotes. */
+  jobs(): Job[] {
+    const { spot } = this;
+    const quotes = this.quoteFeed.job();
+    const jobs: Job[] = quotes ? [quotes] : [];
+    if (spot)
+      jobs.unshift({
+        name: 'spot',
+        schedule: { once: true },
+        lock: 'btcPollers',
+        health: this.deps.health.feed('spot'),
+        standby: 'standby: another process holds the poller lock',
+        // the connection is kept while this process leads
+        round: async (signal) => {
+          spot.start();
+          await whenAborted(signal);
+          await spot.stop();
+        },
+      });
+    return jobs;
   }
 
   async start(): Promise<void> {
@@ -151,29 +156,14 @@ export class MarketService {
       const spot = this.spot;
       this.cleanups.push(this.deps.rates.onChange(() => spot.ratesChanged()));
     }
-    this.cleanups.push(
-      this.deps.leadership.watch((leader) => {
-        const standby = leader ? null : 'standby: another process holds the poller lock';
-        if (this.spot) this.deps.health.feed('spot').detail = standby;
-        if (leader) {
-          this.spot?.start();
-          this.quotes.startPolling();
-        } else {
-          void this.spot?.stop();
-          void this.quotes.stopPolling();
-        }
-      }),
-    );
   }
 
   async stop(): Promise<void> {
     for (const c of this.cleanups.splice(0).reverse()) await c();
     await this.spot?.stop();
-    await this.quotes.stopPolling();
+    await this.quoteFeed.idle();
     await this.priceFollower.idle();
     await this.quoteFollower.idle();
-    this.priceBroadcast.close();
-    this.quoteBroadcast.close();
   }
 
   async latestPrice(): Promise<PriceMessage> {
@@ -213,25 +203,6 @@ export class MarketService {
 
   /** The quote is shared with concurrent callers and the poller; `signal` only stops this caller's wait. */
   async quoteNow(signal?: AbortSignal): Promise<QuoteMessage> {
-    return quoteMessage(await untilAborted(this.quotes.quoteNow(), signal));
-  }
-
-  /**
-   * A stream slot for a client address, taken before the upgrade or the event stream begins
-   * (throws the 429 or 503 refusal) and given back when the connection closes.
-   */
-  admitStream(address: string, connection: Socket): void {
-    const release = this.streams.acquire(address);
-    connection.once('close', release);
-  }
-
-  subscribePrice(socket: WebSocket): void {
-    this.priceBroadcast.addSocket(socket);
-  }
-  subscribeQuote(socket: WebSocket): void {
-    this.quoteBroadcast.addSocket(socket);
-  }
-  subscribePriceEvents(res: ServerResponse): void {
-    this.priceBroadcast.addSse(res);
+    return quoteMessage(await untilAborted(this.quoteFeed.quoteNow(), signal));
   }
 }

@@ -5,12 +5,11 @@ import { MemoryRates } from '../../../test/fakes/market-rates.js';
 import { waitFor } from '../../../test/fakes/stream-clients.js';
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
 import { btcOnly } from '../../../test/support/services.js';
-import { ALWAYS_LEADER } from '../leadership.js';
-import { createMarketFeature } from './index.js';
-import type { MarketService } from './service.js';
+import { createMarketFeature, marketServiceOf, marketStreamsOf } from './index.js';
+import type { MarketStreams } from './streams.js';
 
 let t: TestApp;
-let market: MarketService;
+let streams: MarketStreams;
 let port: number;
 const open: { close(): void }[] = [];
 
@@ -19,13 +18,13 @@ beforeAll(async () => {
     // the limits count the address TRUST_PROXY makes out: here X-Forwarded-For from loopback
     env: { STREAM_MAX_CLIENTS: '4', STREAM_MAX_PER_ADDRESS: '2', TRUST_PROXY: 'loopback' },
     services: btcOnly((ctx) => {
-      const f = createMarketFeature(
-        ctx,
-        { rates: new MemoryRates(null), leadership: ALWAYS_LEADER },
-        { pingIntervalMs: 150, sseKeepAliveMs: 100, streamRetryAfterS: 7 },
-      );
-      market = f.market;
-      return [f];
+      const market = marketServiceOf(ctx, { rates: new MemoryRates(null) });
+      streams = marketStreamsOf(ctx, market, {
+        pingIntervalMs: 150,
+        sseKeepAliveMs: 100,
+        streamRetryAfterS: 7,
+      });
+      return [createMarketFeature({ market, streams })];
     }),
   });
   const url = await t.app.listen({ port: 0, host: '127.0.0.1' });
@@ -95,7 +94,7 @@ describe('stream limits', () => {
     const s = await sse('10.0.0.1');
     expect(s.status).toBe(429);
     expect(s.headers['retry-after']).toBe('7');
-    expect(market.streams.openFrom('10.0.0.1')).toBe(2);
+    expect(streams.limiter.openFrom('10.0.0.1')).toBe(2);
   });
 
   it('refuses any stream with 503 and Retry-After when the server has all it takes', async () => {
@@ -103,7 +102,7 @@ describe('stream limits', () => {
     expect(b1.status).toBe(200);
     const b2 = await ws('/api/stream/price', '10.0.0.2');
     expect(isRefused(b2)).toBe(false);
-    expect(market.streams.open).toBe(4);
+    expect(streams.limiter.open).toBe(4);
     const c1 = await ws('/api/stream/price', '10.0.0.3');
     expect(isRefused(c1) && c1.status).toBe(503);
     expect((c1 as Refused).headers['retry-after']).toBe('7');
@@ -113,13 +112,13 @@ describe('stream limits', () => {
 
     // a closed stream gives its slot back
     b1.close();
-    await waitFor(() => market.streams.open === 3, 5_000, 'the slot back');
+    await waitFor(() => streams.limiter.open === 3, 5_000, 'the slot back');
     const c3 = await sse('10.0.0.3');
     expect(c3.status).toBe(200);
     c3.close();
     (b2 as WebSocket).terminate();
     await waitFor(
-      () => market.streams.openFrom('10.0.0.2') === 0 && market.streams.open === 2,
+      () => streams.limiter.openFrom('10.0.0.2') === 0 && streams.limiter.open === 2,
       5_000,
       'the slots back',
     );
@@ -139,9 +138,9 @@ describe('stream limits', () => {
     lively.on('ping', () => pings++);
     const closed = new Promise<void>((r) => quiet.once('close', () => r()));
     await closed;
-    expect(market.priceBroadcast.unresponsive).toBeGreaterThanOrEqual(1);
+    expect(streams.price.unresponsive).toBeGreaterThanOrEqual(1);
     await waitFor(() => pings >= 3, 5_000, 'three pings answered');
     expect(lively.readyState).toBe(WebSocket.OPEN);
-    await waitFor(() => market.streams.openFrom('10.0.0.5') === 0, 5_000, 'the dropped slot back');
+    await waitFor(() => streams.limiter.openFrom('10.0.0.5') === 0, 5_000, 'the dropped slot back');
   });
 });

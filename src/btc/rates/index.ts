@@ -1,9 +1,8 @@
 import type { AppContext, Feature } from '../../context.js';
 import { providerDeps } from '../../providers/budget.js';
 import { FrankfurterClient } from '../../providers/frankfurter.js';
-import type { Leadership } from '../leadership.js';
 import { ratesRoutes } from './routes.js';
-import { DEFAULT_RATES_SCHEDULE, RatesScheduler, type RatesSchedule } from './scheduler.js';
+import { DEFAULT_RATES_SCHEDULE, ratesRefreshJob, ratesStartJob, type RatesSchedule } from './scheduler.js';
 import { Rates } from './service.js';
 
 /** The rates service that the btc service shares: /api/currencies, the ledger and the spot feed use it. */
@@ -17,31 +16,22 @@ export function createRatesService(ctx: AppContext): Rates {
   return new Rates({ db: ctx.database.db, client, clock: ctx.clock, log: ctx.log, shutdown: ctx.shutdown });
 }
 
-export interface RatesFeature extends Feature {
-  /** The hourly refresh, callable directly (tests cannot wait an hour). */
-  tick(): Promise<void>;
-}
-
 /** Currency rates: /api/currencies/:date and the refresh (RATES_FEED_ENABLED). */
 export function createRatesFeature(
   ctx: AppContext,
-  deps: { rates: Rates; leadership: Leadership },
+  deps: { rates: Rates },
   schedule: Partial<RatesSchedule> = {},
-): RatesFeature {
-  const scheduler = new RatesScheduler(deps.rates, {
-    leadership: deps.leadership,
-    schedule: { ...DEFAULT_RATES_SCHEDULE, ...schedule },
-    log: ctx.log.child({ feed: 'rates' }),
-    shutdown: ctx.shutdown,
-  });
+): Feature {
+  const log = ctx.log.child({ feed: 'rates' });
+  const full = { ...DEFAULT_RATES_SCHEDULE, ...schedule };
+  const jobs = () => [
+    ratesStartJob(deps.rates, { log, schedule: full }),
+    ratesRefreshJob(deps.rates, { leadership: ctx.leadership.of('btcPollers'), log, schedule: full }),
+  ];
   return {
     name: 'rates',
-    tick: () => scheduler.tick(),
     routes: (app) => ratesRoutes(app, deps.rates),
-    async start() {
-      await deps.rates.seed();
-      if (ctx.config.feeds.rates) scheduler.start();
-    },
-    stop: () => scheduler.stop(),
+    start: () => deps.rates.seed(),
+    jobs: ctx.config.feeds.rates ? jobs() : [],
   };
 }

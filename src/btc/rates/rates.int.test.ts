@@ -7,8 +7,10 @@ import { crossRate } from '../../providers/frankfurter.js';
 import { daysFrom } from '../../providers/frankfurter-series.js';
 import { ProviderError } from '../../providers/http.js';
 import { btcOnly } from '../../../test/support/services.js';
-import { ALWAYS_LEADER, type Leadership } from '../leadership.js';
-import { createRatesFeature, createRatesService, type RatesFeature } from './index.js';
+import { JobRunner } from '../../jobs/job.js';
+import { ALWAYS_LEADER, type Leadership } from '../../jobs/leadership.js';
+import type { Feature } from '../../context.js';
+import { createRatesFeature, createRatesService } from './index.js';
 import * as repo from './repository.js';
 import type { DailyRates, Rates } from './service.js';
 
@@ -44,7 +46,9 @@ function generated(date: string, rates_date = date): DailyRates {
 
 interface RatesApp extends TestApp {
   rates: Rates;
-  feature: RatesFeature;
+  feature: Feature;
+  /** The hourly refresh's round now (tests cannot wait an hour). */
+  tick(): Promise<void>;
 }
 
 async function app(
@@ -58,14 +62,20 @@ async function app(
     db,
     now,
     env: { RATES_FEED_URL: fake.url, PROVIDER_TIMEOUT_MS: '500', ...env },
+    leadership: { btcPollers: leadership },
     services: btcOnly((ctx) => {
       const rates = createRatesService(ctx);
-      const feature = createRatesFeature(ctx, { rates, leadership }, { startIntervalMs: interval });
+      const feature = createRatesFeature(ctx, { rates }, { startIntervalMs: interval });
       parts = { rates, feature };
       return [feature];
     }),
   });
-  return Object.assign(t, parts!);
+  const tick = () => {
+    const refresh = parts!.feature.jobs?.find((j) => j.name === 'rates');
+    if (!refresh) throw new Error('the refresh is a job only with RATES_FEED_ENABLED');
+    return new JobRunner(refresh, t.ctx).runNow();
+  };
+  return Object.assign(t, parts!, { tick });
 }
 
 async function clear() {
@@ -287,7 +297,7 @@ describe('start and refresh', () => {
     try {
       // Another process stored today's rates; the tick re-reads them instead of polling.
       await repo.upsert(db.database.db, record('2026-07-03'));
-      await t.feature.tick();
+      await t.tick();
       expect(t.rates.latest()).toEqual(record('2026-07-03'));
       expect(fake.requests).toHaveLength(0);
     } finally {

@@ -1,7 +1,6 @@
-import { Cron } from 'croner';
 import type { Logger } from 'pino';
-import { sleep } from '../../shared/sleep.js';
-import type { Leadership } from '../leadership.js';
+import type { Job } from '../../jobs/job.js';
+import type { Leadership } from '../../jobs/leadership.js';
 import type { Rates } from './service.js';
 import { logFailedRound } from '../../providers/errors.js';
 
@@ -19,56 +18,47 @@ export const DEFAULT_RATES_SCHEDULE: RatesSchedule = {
   refreshPattern: '7 * * * *',
 };
 
-/**
- * The first fetch at start (a few attempts, then on without the provider) and the hourly
- * refresh: the leader asks the provider; the other processes pick up what it stored.
- */
-export class RatesScheduler {
-  private job: Cron | null = null;
-  private starting: Promise<void> | null = null;
-
-  constructor(
-    private readonly rates: Rates,
-    private readonly deps: {
-      leadership: Leadership;
-      schedule: RatesSchedule;
-      log: Logger;
-      shutdown: AbortSignal;
-    },
-  ) {}
-
-  start(): void {
-    this.starting = this.firstFetch();
-    this.job = new Cron(this.deps.schedule.refreshPattern, { protect: true }, () => this.tick());
-  }
-
-  async stop(): Promise<void> {
-    this.job?.stop();
-    await this.starting;
-  }
-
-  /** One refresh; never throws, so a failing provider leaves the stored rates in place. */
-  async tick(): Promise<void> {
-    try {
-      if (this.deps.leadership.isLeader()) await this.rates.refresh();
-      else await this.rates.seed();
-    } catch (e) {
-      logFailedRound(this.deps.log, e, 'rates refresh failed; keeping the stored rates');
-    }
-  }
-
-  private async firstFetch(): Promise<void> {
-    const { startAttempts: attempts, startIntervalMs } = this.deps.schedule;
-    const { log, shutdown } = this.deps;
-    for (let i = 1; i <= attempts && !shutdown.aborted; i++) {
+/** The first fetch at start, on every process: a few attempts, then on without the provider. */
+export function ratesStartJob(rates: Rates, deps: { log: Logger; schedule: RatesSchedule }): Job {
+  const { startAttempts: attempts, startIntervalMs } = deps.schedule;
+  let attempt = 0;
+  return {
+    name: 'rates-start',
+    schedule: { everyMs: startIntervalMs },
+    round: async (signal) => {
+      attempt++;
       try {
-        await this.rates.refresh(0);
-        return;
+        await rates.refresh(0);
+        return 'done';
       } catch (e) {
-        logFailedRound(log, e, 'rates provider unreachable at start', { attempt: i, of: attempts });
+        logFailedRound(deps.log, e, 'rates provider unreachable at start', { attempt, of: attempts });
       }
-      if (i < attempts) await sleep(startIntervalMs, shutdown);
-    }
-    if (!shutdown.aborted) log.warn('going on without the rates provider; serving stored rates');
-  }
+      if (attempt < attempts) return;
+      if (!signal.aborted) deps.log.warn('going on without the rates provider; serving stored rates');
+      return 'done';
+    },
+  };
+}
+
+/**
+ * The hourly refresh on every process: the leader asks the provider; the others pick up what it
+ * stored. A round never throws, so a failing provider leaves the stored rates in place.
+ */
+export function ratesRefreshJob(
+  rates: Rates,
+  deps: { leadership: Leadership; log: Logger; schedule: RatesSchedule },
+): Job {
+  return {
+    name: 'rates',
+    schedule: { cron: deps.schedule.refreshPattern },
+    first: 'on-schedule',
+    round: async () => {
+      try {
+        if (deps.leadership.isLeader()) await rates.refresh();
+        else await rates.seed();
+      } catch (e) {
+        logFailedRound(deps.log, e, 'rates refresh failed; keeping the stored rates');
+      }
+    },
+  };
 }

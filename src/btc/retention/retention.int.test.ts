@@ -3,35 +3,15 @@ import { MemoryRates } from '../../../test/fakes/market-rates.js';
 import { waitFor } from '../../../test/fakes/stream-clients.js';
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
 import { btcOnly } from '../../../test/support/services.js';
-import type { Leadership } from '../leadership.js';
-import { createMarketFeature } from '../market/index.js';
+import { switchable } from '../../../test/support/leadership.js';
+import { btcService } from '../index.js';
 import { premiumOf } from '../market/premium.js';
 import * as market from '../market/repository.js';
-import { createRetentionFeature } from './index.js';
 import type { RetentionService } from './service.js';
 
 const NOW = '2026-07-20T12:34:00Z';
 const HOUR = 3_600_000;
 const ticker = (eur: number) => [{ amount: String(eur), sourceCurrency: 'BTC', targetCurrency: 'EUR' }];
-
-/** A leadership the test hands over. */
-function switchable(initially: boolean) {
-  let leader = initially;
-  const listeners = new Set<(l: boolean) => void>();
-  const l: Leadership & { set(v: boolean): void } = {
-    isLeader: () => leader,
-    watch: (fn) => {
-      listeners.add(fn);
-      fn(leader);
-      return () => listeners.delete(fn);
-    },
-    set: (v) => {
-      leader = v;
-      for (const fn of listeners) fn(v);
-    },
-  };
-  return l;
-}
 
 let t: TestApp;
 let retention: RetentionService;
@@ -43,14 +23,15 @@ const quotes: { at: Date; quote_sats: number; spot: string | null; eur: number }
 beforeAll(async () => {
   t = await startTestApp({
     now: NOW,
+    leadership: { btcPollers: leadership },
     services: btcOnly((ctx) => {
-      const r = createRetentionFeature(
-        ctx,
-        { leadership },
-        { rowsPerBatch: 100, pauseMs: 0, firstRunDelayMs: 0 },
-      );
-      retention = r.retention;
-      return [createMarketFeature(ctx, { rates: new MemoryRates(null), leadership }), r];
+      const made = btcService(ctx, {
+        rates: new MemoryRates(null),
+        only: ['market', 'retention'],
+        retention: { rowsPerBatch: 100, pauseMs: 0, firstRunDelayMs: 0 },
+      });
+      retention = made.services.retention!;
+      return made;
     }),
   });
   const { db } = t.db.database;

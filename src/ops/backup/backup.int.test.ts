@@ -4,9 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLedgerFeature } from '../../btc/ledger/index.js';
-import { createPortfolioFeature } from '../../btc/portfolio/index.js';
-import type { Services } from '../../context.js';
+import { btcService } from '../../btc/index.js';
+import type { Services } from '../../services.js';
 import { NewerDatabaseError } from '../../db/migrate.js';
 import { powerService } from '../../power/index.js';
 import { createRuntime, type Runtime } from '../../runtime.js';
@@ -21,8 +20,8 @@ import { restoreBackup, RestoreRefused } from './restore.js';
 const clock = fixedClock('2026-07-03T10:00:00Z');
 const rates = fakeRates();
 const services: Partial<Services> = {
-  btc: (ctx) => [createLedgerFeature(ctx, { rates }), createPortfolioFeature(ctx, { rates })],
-  power: powerService,
+  btc: (ctx) => btcService(ctx, { rates, only: ['ledger', 'portfolio'] }),
+  power: (ctx) => powerService(ctx),
 };
 
 /** The service on the embedded database in `dataDir` (a server under TEST_DATABASE_URL has nothing to copy). */

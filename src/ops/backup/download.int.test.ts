@@ -14,7 +14,8 @@ import { HealthRegistry } from '../../shared/health.js';
 import { testConfig } from '../../../test/support/app.js';
 import { tmp } from '../../../test/support/backup-archives.js';
 import { createBackupService } from './index.js';
-import { BackupScheduler } from './scheduler.js';
+import { JobRunner } from '../../jobs/job.js';
+import { backupJob } from './scheduler.js';
 import { Inspection } from './verify.js';
 
 /*
@@ -98,7 +99,7 @@ async function expectBusy(res: Response) {
 
 function daily(dir: string) {
   const health = new HealthRegistry(clock).feed('backup');
-  const scheduler = new BackupScheduler({
+  const job = backupJob({
     service: createBackupService(runtime.ctx),
     dir,
     keep: 2,
@@ -109,7 +110,7 @@ function daily(dir: string) {
     pattern: '7 4 * * *',
     firstRunDelayMs: 0,
   });
-  return { scheduler, health };
+  return { scheduler: new JobRunner(job, runtime.ctx), health };
 }
 
 describe('GET /api/backup, one backup made at a time', () => {

@@ -1,6 +1,6 @@
 import type { AppContext, Feature } from '../../context.js';
 import { backupRoutes } from './routes.js';
-import { BackupScheduler, DEFAULT_BACKUP_PATTERN } from './scheduler.js';
+import { backupJob, DEFAULT_BACKUP_PATTERN } from './scheduler.js';
 import { BackupService } from './service.js';
 
 export function createBackupService(ctx: AppContext, opts: { stallMs?: number } = {}): BackupService {
@@ -24,9 +24,9 @@ export function createBackupFeature(
 ): Feature {
   const service = createBackupService(ctx);
   const backup = ctx.config.backup;
-  const scheduler =
+  const daily =
     backup && service.available
-      ? new BackupScheduler({
+      ? backupJob({
           service,
           dir: backup.dir,
           keep: backup.keep,
@@ -51,10 +51,10 @@ export function createBackupFeature(
           .catch((e: unknown) =>
             ctx.log.warn({ err: e }, 'backup: could not remove what an earlier process left'),
           );
-      scheduler?.start();
     },
     stop: async () => {
-      await Promise.all([scheduler?.stop(), service.stop(), cleaning]);
+      await Promise.all([service.stop(), cleaning]);
     },
+    jobs: daily ? [daily] : [],
   };
 }

@@ -7,7 +7,9 @@ import { migrate } from '../../db/migrate.js';
 import { fixedClock } from '../../shared/clock.js';
 import { HealthRegistry } from '../../shared/health.js';
 import { tmp } from '../../../test/support/backup-archives.js';
-import { BackupScheduler } from './scheduler.js';
+import { JobRunner } from '../../jobs/job.js';
+import { soleLeaderships } from '../../jobs/leadership.js';
+import { backupJob } from './scheduler.js';
 import { BackupService } from './service.js';
 
 /*
@@ -30,17 +32,20 @@ afterAll(async () => {
 
 function daily(dir: string, now: ReturnType<typeof fixedClock>, keep = 2) {
   const health = new HealthRegistry(now).feed('backup');
-  const scheduler = new BackupScheduler({
+  const log = pino({ level: 'silent' });
+  const shutdown = new AbortController().signal;
+  const job = backupJob({
     service: new BackupService({ database, dataDir, clock: now }),
     dir,
     keep,
     clock: now,
-    log: pino({ level: 'silent' }),
+    log,
     health,
-    shutdown: new AbortController().signal,
+    shutdown,
     pattern: '7 4 * * *',
     firstRunDelayMs: 0,
   });
+  const scheduler = new JobRunner(job, { clock: now, log, shutdown, leadership: soleLeaderships() });
   return { scheduler, health };
 }
 
@@ -142,7 +147,7 @@ describe('the backup a start makes', () => {
   async function start(dir: string, at: string) {
     const { scheduler } = daily(dir, fixedClock(at));
     scheduler.start();
-    await scheduler.firstRunDone();
+    await scheduler.firstRound();
     await scheduler.stop();
     return ls(dir);
   }

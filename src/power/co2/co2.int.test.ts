@@ -6,12 +6,14 @@ import { FakeEnergiDataService, generatedCo2 } from '../../../test/fakes/energid
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
 import { danishDaySteps } from '../../shared/danish-time.js';
 import { createCo2Service } from './index.js';
-import { Co2Scheduler } from './scheduler.js';
+import { JobRunner } from '../../jobs/job.js';
+import { soleLeaderships } from '../../jobs/leadership.js';
+import { co2Job } from './scheduler.js';
 import type { Co2Day } from './schemas.js';
 
 let fake: FakeEnergiDataService;
 let app: TestApp;
-let scheduler: Co2Scheduler;
+let scheduler: JobRunner;
 let leader = true;
 
 const NOW = '2026-11-03T10:07:00Z'; // 11:07 in Denmark
@@ -22,12 +24,20 @@ beforeAll(async () => {
   fake.co2.now = () => app.clock.now();
   // The app's own schedule stays off (CO2_FEED_ENABLED=false); this test runs its rounds, so the feed reports.
   app.ctx.health.feed('co2').enabled = true;
-  scheduler = new Co2Scheduler(createCo2Service(app.ctx, { retries: 1, initialDelayMs: 5 }), {
+  const log = pino({ level: 'silent' });
+  const job = co2Job(createCo2Service(app.ctx, { retries: 1, initialDelayMs: 5 }), {
     clock: app.clock,
-    log: pino({ level: 'silent' }),
+    log,
     health: app.ctx.health.feed('co2'),
     shutdown: app.ctx.shutdown,
-    isLeader: () => leader,
+  });
+  scheduler = new JobRunner(job, {
+    clock: app.clock,
+    log,
+    shutdown: app.ctx.shutdown,
+    leadership: soleLeaderships({
+      meteringSync: { isLeader: () => leader, watch: (l) => (l(leader), () => {}) },
+    }),
   });
 });
 afterAll(async () => {
@@ -73,7 +83,7 @@ describe('the CO₂ feed', () => {
 
   it('stores the realized values since yesterday and the prognosis as issued, and says so in /health', async () => {
     fake.co2.issue = 0;
-    await scheduler.tick();
+    await scheduler.runNow();
     const counts = await sql<{ realized: number; forecast: number }>`
       select (select count(*)::int from power.co2_realized) as realized,
              (select count(*)::int from power.co2_forecasts) as forecast`.execute(db());
@@ -94,9 +104,9 @@ describe('the CO₂ feed', () => {
   it('keeps every issue of the prognosis, adding only the values that changed', async () => {
     app.clock.set('2026-11-03T10:22:00Z');
     fake.co2.issue = 5;
-    await scheduler.tick();
+    await scheduler.runNow();
     app.clock.set('2026-11-03T10:37:00Z');
-    await scheduler.tick(); // the same issue again: nothing new
+    await scheduler.runNow(); // the same issue again: nothing new
     const issues = await sql<{ issued_at: Date; g_kwh: string }>`
       select issued_at, g_kwh::text from power.co2_forecasts
        where price_area = 'DK1' and time_utc = '2026-11-03T15:00:00Z' order by issued_at`.execute(db());
@@ -115,7 +125,7 @@ describe('the CO₂ feed', () => {
 
   it('answers each quarter hour of today with its mean, realized where every value is, else the latest issue', async () => {
     app.clock.set('2026-11-03T10:37:00Z');
-    await scheduler.tick();
+    await scheduler.runNow();
     const day = await co2('date=2026-11-03&area=DK1');
     expect(day).toMatchObject({ date: '2026-11-03', area: 'DK1', resolution: 'quarter', complete: true });
     expect(day.items).toHaveLength(96);
@@ -185,7 +195,7 @@ describe('the CO₂ feed', () => {
   it('keeps what it has while the provider is down, says so, and recovers at the next round', async () => {
     fake.server.failAlways({ kind: 'status', status: 503 });
     app.clock.set('2026-11-03T10:52:00Z');
-    await scheduler.tick();
+    await scheduler.runNow();
     let feed = await health();
     expect(feed.ok).toBe(false);
     expect(feed.detail).toMatch(/^retrying at the next quarter hour: energidataservice: HTTP 503/);
@@ -197,7 +207,7 @@ describe('the CO₂ feed', () => {
 
     fake.server.heal();
     app.clock.set('2026-11-03T11:07:00Z');
-    await scheduler.tick();
+    await scheduler.runNow();
     feed = await health();
     expect(feed.ok).toBe(true);
     expect(feed.detail).toMatch(/^realized through 2026-11-03T11:05:00.000Z/);
@@ -214,7 +224,7 @@ describe('the CO₂ feed', () => {
     ];
     const before = (await health()).rejected;
     app.clock.set('2026-11-03T11:22:00Z');
-    await scheduler.tick();
+    await scheduler.runNow();
     fake.co2.extra = [];
     expect((await health()).rejected).toBeGreaterThan(before);
     const high = await sql<{ n: number }>`
@@ -226,7 +236,7 @@ describe('the CO₂ feed', () => {
   it('leaves the fetching to the leader', async () => {
     leader = false;
     app.clock.set('2026-11-03T11:37:00Z');
-    await scheduler.tick();
+    await scheduler.runNow();
     expect(fake.co2Requests()).toHaveLength(0);
     expect((await health()).detail).toBe('another process fetches the CO₂ values');
   });

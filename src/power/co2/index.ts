@@ -1,9 +1,8 @@
-import type { Leadership } from '../../btc/leadership.js';
 import type { AppContext, Feature } from '../../context.js';
 import { providerDeps } from '../../providers/budget.js';
 import { Co2Provider } from '../../providers/energidataservice-co2.js';
 import { co2Routes } from './routes.js';
-import { Co2Scheduler } from './scheduler.js';
+import { co2Job } from './scheduler.js';
 import { Co2Service } from './service.js';
 
 /** The CO₂ service on Energi Data Service, under the provider's one call budget, reporting in the `co2` feed. */
@@ -29,25 +28,15 @@ export function createCo2Service(
 }
 
 /** GET /api/co2, and the leader's fetch of the realized values and the prognosis every quarter hour. */
-export function createCo2Feature(
-  ctx: AppContext,
-  deps: { co2: Co2Service; leadership: Leadership },
-): Feature {
+export function createCo2Feature(ctx: AppContext, deps: { co2: Co2Service }): Feature {
   const health = ctx.health.feed('co2', ctx.config.feeds.co2);
-  const scheduler = new Co2Scheduler(deps.co2, {
-    clock: ctx.clock,
-    log: ctx.log,
-    health,
-    shutdown: ctx.shutdown,
-    isLeader: () => deps.leadership.isLeader(),
-  });
+  const on = ctx.config.feeds.co2;
   return {
     name: 'co2',
     routes: (app) => co2Routes(app, deps.co2),
     start: () => {
-      if (ctx.config.feeds.co2) scheduler.start();
-      else health.detail = 'off (CO2_FEED_ENABLED=false)';
+      if (!on) health.detail = 'off (CO2_FEED_ENABLED=false)';
     },
-    stop: () => scheduler.stop(),
+    jobs: on ? [co2Job(deps.co2, { clock: ctx.clock, log: ctx.log, health, shutdown: ctx.shutdown })] : [],
   };
 }

@@ -14,7 +14,7 @@ import { freshDatabase, type TestDatabase } from '../../../test/support/db.js';
 import { haStatisticsServices } from '../../../test/support/ha-statistics.js';
 import { freePort } from '../../../test/support/process.js';
 import { ROOMY } from '../../../test/support/providers.js';
-import { ALWAYS_LEADER } from '../../btc/leadership.js';
+import { JobRunner } from '../../jobs/job.js';
 import { FeedHealth } from '../../shared/health.js';
 import { insertEnergy, notifySynced } from '../metering/repository.js';
 import { DEFAULT_HA_STATISTICS_OPTIONS, HaStatisticsService } from './service.js';
@@ -98,7 +98,6 @@ describe('the connection to Home Assistant', () => {
         log,
         health,
         shutdown: a.ctx.shutdown,
-        leadership: ALWAYS_LEADER,
         homeAssistant: { url: ha.url, token },
         pricing: { area: 'DK1', markup: '0', vatRate: '0.25' },
         maxBytes: 1 << 20,
@@ -106,8 +105,15 @@ describe('the connection to Home Assistant', () => {
       },
       { ...DEFAULT_HA_STATISTICS_OPTIONS, ...FAST },
     );
-    open.push({ close: () => writer.stop() });
+    const runner = new JobRunner(writer.job(), a.ctx);
+    open.push({
+      close: async () => {
+        await runner.stop();
+        await writer.stop();
+      },
+    });
     await writer.start();
+    runner.start();
     await until('the refusal', () => health.detail?.startsWith('stopped') === true);
     await notifySynced(a.ctx.database.db, '2026-10-25');
     await new Promise((r) => setTimeout(r, 300));

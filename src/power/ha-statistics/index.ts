@@ -1,27 +1,22 @@
-import type { Leadership } from '../../btc/leadership.js';
 import type { AppContext, Feature } from '../../context.js';
 import type { PriceService } from '../prices/service.js';
 import { DEFAULT_HA_STATISTICS_OPTIONS, HaStatisticsService, type HaStatisticsOptions } from './service.js';
 
 export { DEFAULT_HA_STATISTICS_OPTIONS, type HaStatisticsOptions } from './service.js';
 
-/**
- * The metered consumption and production and their cost, written to Home Assistant as long-term
- * statistics (docs/homeassistant.md). Off (a disabled `ha-statistics` feed in /health) without
- * HA_URL. Only the holder of `leadership` (the metering sync's) writes.
- */
-export function createHaStatisticsFeature(
+/** The statistics writer, or null without HA_URL (a disabled `ha-statistics` feed in /health). */
+export function haStatisticsServiceOf(
   ctx: AppContext,
-  deps: { prices: Pick<PriceService, 'fillDays'>; leadership: Leadership },
+  deps: { prices: Pick<PriceService, 'fillDays'> },
   options: Partial<HaStatisticsOptions> = {},
-): Feature & { haStatistics?: HaStatisticsService } {
+): HaStatisticsService | null {
   const ha = ctx.config.homeAssistant;
   const health = ctx.health.feed('ha-statistics', ha !== null);
   if (!ha) {
     health.detail = 'off: HA_URL is not set';
-    return { name: 'ha-statistics' };
+    return null;
   }
-  const service = new HaStatisticsService(
+  return new HaStatisticsService(
     {
       db: ctx.database.db,
       database: ctx.database,
@@ -29,7 +24,6 @@ export function createHaStatisticsFeature(
       log: ctx.log.child({ feature: 'ha-statistics' }),
       health,
       shutdown: ctx.shutdown,
-      leadership: deps.leadership,
       homeAssistant: ha,
       pricing: {
         area: ctx.config.priceArea,
@@ -41,11 +35,20 @@ export function createHaStatisticsFeature(
     },
     { ...DEFAULT_HA_STATISTICS_OPTIONS, ...options },
   );
+}
+
+/**
+ * The metered consumption and production and their cost, written to Home Assistant as long-term
+ * statistics (docs/homeassistant.md) by the holder of the metering lock; nothing without HA_URL.
+ */
+export function createHaStatisticsFeature(deps: { haStatistics: HaStatisticsService | null }): Feature {
+  const service = deps.haStatistics;
+  if (!service) return { name: 'ha-statistics' };
   return {
     name: 'ha-statistics',
-    haStatistics: service,
-    // Home Assistant is never waited for: the first round runs in the background
     start: () => service.start(),
     stop: () => service.stop(),
+    // Home Assistant is never waited for: the first round runs in the background
+    jobs: [service.job()],
   };
 }

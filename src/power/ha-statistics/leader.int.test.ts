@@ -33,7 +33,9 @@ const app = (db: TestDatabase, ha: FakeHomeAssistant) =>
     db,
     now: '2026-10-28T10:00:00Z',
     env: { DATABASE_URL: db.url!, HA_URL: ha.url, HA_TOKEN: ha.token },
-    services: haStatisticsServices(() => {}, { advisory: true, options: FAST }),
+    // the metering lock tried every 200 ms by the process that does not hold it
+    leadershipIntervalMs: 200,
+    services: haStatisticsServices(() => {}, { options: FAST }),
   });
 
 const hour = (iso: string, kwh: string) => ({

@@ -1,12 +1,12 @@
 import { ExponentialBackoff, type IBackoffFactory } from 'cockatiel';
 import type { Logger } from 'pino';
-import type { Leadership } from '../../btc/leadership.js';
 import type { Database } from '../../db/connect.js';
 import type { Db } from '../../db/schema.js';
+import type { Job } from '../../jobs/job.js';
+import { Wake } from '../../jobs/wake.js';
 import { HaAuthInvalid, HaCommandError, HaConnection } from '../../providers/home-assistant.js';
 import type { Clock } from '../../shared/clock.js';
 import type { FeedHealth } from '../../shared/health.js';
-import { sleep } from '../../shared/sleep.js';
 import { METERING_SYNCED_CHANNEL } from '../metering/repository.js';
 import * as repo from './repository.js';
 import { batches, importCommand, STATISTICS, utcHour, withSums } from './statistics.js';
@@ -41,8 +41,6 @@ export interface HaStatisticsDeps {
   log: Logger;
   health: FeedHealth;
   shutdown: AbortSignal;
-  /** Only its holder writes, when several processes share a database. */
-  leadership: Leadership;
   homeAssistant: { url: string; token: string };
   pricing: repo.StatisticsPricing;
   /** Largest message taken from Home Assistant. */
@@ -59,29 +57,6 @@ export interface RoundResult {
   messages: number;
 }
 
-/** Pokes that come while nobody waits are kept for the next wait. */
-class Wake {
-  private poked = false;
-  private waiting: AbortController | null = null;
-
-  poke(): void {
-    this.poked = true;
-    this.waiting?.abort();
-  }
-
-  /** Waits `ms` or until poked or `signal` aborts; says whether it was poked. */
-  async wait(ms: number, signal: AbortSignal): Promise<boolean> {
-    if (!this.poked) {
-      this.waiting = new AbortController();
-      await sleep(ms, AbortSignal.any([signal, this.waiting.signal]));
-      this.waiting = null;
-    }
-    const poked = this.poked;
-    this.poked = false;
-    return poked;
-  }
-}
-
 /**
  * Writes the metered hours, their cost and the production's value to Home Assistant as
  * long-term external statistics, while this process leads: once at start, after every metering
@@ -93,8 +68,8 @@ class Wake {
 export class HaStatisticsService {
   private readonly wake = new Wake();
   private readonly cleanups: (() => unknown)[] = [];
-  private lead: { controller: AbortController; done: Promise<void> } | null = null;
-  private turn: Promise<void> = Promise.resolve();
+  private backoff: IBackoffFactory<unknown>;
+  private retryInMs = 0;
   private rounds: Promise<unknown> = Promise.resolve();
   private refused: HaAuthInvalid | null = null;
   /** Whether a round has reached Home Assistant since the start: until then a round connects even with nothing due. */
@@ -105,21 +80,39 @@ export class HaStatisticsService {
   constructor(
     private readonly deps: HaStatisticsDeps,
     private readonly opts: HaStatisticsOptions = DEFAULT_HA_STATISTICS_OPTIONS,
-  ) {}
+  ) {
+    this.backoff = this.newBackoff();
+  }
 
   async start(): Promise<void> {
     this.cleanups.push(await this.deps.database.listen(METERING_SYNCED_CHANNEL, () => this.wake.poke()));
-    this.cleanups.push(
-      this.deps.leadership.watch((leader) => {
-        this.turn = this.turn.then(() => (leader ? this.startLeading() : this.stopLeading()));
-      }),
-    );
   }
 
   async stop(): Promise<void> {
     for (const c of this.cleanups.splice(0).reverse()) await c();
-    await this.turn;
-    await this.stopLeading();
+  }
+
+  /**
+   * The writer, a job of the holder of the metering lock: a round at once, after every sync heard
+   * (and the settling wait), every recheckMs, and with backoff while Home Assistant is away.
+   */
+  job(): Job {
+    return {
+      name: 'ha-statistics',
+      schedule: {
+        everyMs: this.opts.recheckMs,
+        wake: this.wake,
+        settleMs: this.opts.settleMs,
+        afterFailure: () => this.retryInMs,
+      },
+      lock: 'meteringSync',
+      health: this.deps.health,
+      standby: 'standby: another process holds the metering lock and writes the statistics',
+      leading: 'starting',
+      round: (signal) => this.lead(signal),
+      // the round has said it in the feed
+      failed: () => {},
+    };
   }
 
   /**
@@ -133,54 +126,35 @@ export class HaStatisticsService {
     return round;
   }
 
-  private startLeading(): void {
-    const { health } = this.deps;
-    if (this.lead || this.deps.shutdown.aborted) return;
-    if (this.refused) return;
-    const controller = new AbortController();
-    const signal = AbortSignal.any([controller.signal, this.deps.shutdown]);
-    health.detail = 'starting';
-    this.lead = { controller, done: this.loop(signal) };
-  }
-
-  private async stopLeading(): Promise<void> {
-    const lead = this.lead;
-    this.lead = null;
-    lead?.controller.abort();
-    await lead?.done;
-    if (!this.deps.shutdown.aborted && !this.refused)
-      this.deps.health.detail = 'standby: another process holds the metering lock and writes the statistics';
-  }
-
-  private async loop(signal: AbortSignal): Promise<void> {
+  private async lead(signal: AbortSignal): Promise<void | 'done'> {
     const { health, log, clock } = this.deps;
-    let backoff: IBackoffFactory<unknown> = this.backoff();
-    while (!signal.aborted) {
-      try {
-        const r = await this.writeNow(signal);
-        backoff = this.backoff();
-        if (r.hours > 0) log.info(r, 'ha-statistics: hours written to Home Assistant');
-      } catch (e) {
-        if (signal.aborted) return;
-        if (e instanceof HaAuthInvalid) return this.refuse(e);
-        health.failure(e, clock.now());
-        if (e instanceof HaCommandError) {
-          // the same command would be refused again: not before the next sync or the hourly look
-          health.detail = `${e.message}; tried again after the next metering sync, or in 6 hours`;
-          log.warn({ code: e.code, detail: e.detail }, 'ha-statistics: Home Assistant refused an import');
-        } else {
-          const step = backoff.next(undefined);
-          backoff = step;
-          health.detail = `${(e as Error).message}; trying again in ${Math.ceil(step.duration / 1000)} s`;
-          await sleep(step.duration, signal);
-          continue;
-        }
+    if (this.refused) return 'done';
+    try {
+      const r = await this.writeNow(signal);
+      this.backoff = this.newBackoff();
+      if (r.hours > 0) log.info(r, 'ha-statistics: hours written to Home Assistant');
+    } catch (e) {
+      if (signal.aborted) return;
+      if (e instanceof HaAuthInvalid) {
+        this.refuse(e);
+        return 'done';
       }
-      if (await this.wake.wait(this.opts.recheckMs, signal)) await sleep(this.opts.settleMs, signal);
+      health.failure(e, clock.now());
+      if (e instanceof HaCommandError) {
+        // the same command would be refused again: not before the next sync or the hourly look
+        health.detail = `${e.message}; tried again after the next metering sync, or in 6 hours`;
+        log.warn({ code: e.code, detail: e.detail }, 'ha-statistics: Home Assistant refused an import');
+        return;
+      }
+      const step = this.backoff.next(undefined);
+      this.backoff = step;
+      this.retryInMs = step.duration;
+      health.detail = `${(e as Error).message}; trying again in ${Math.ceil(this.retryInMs / 1000)} s`;
+      throw e;
     }
   }
 
-  private backoff(): IBackoffFactory<unknown> {
+  private newBackoff(): IBackoffFactory<unknown> {
     return new ExponentialBackoff({
       initialDelay: this.opts.initialBackoffMs,
       maxDelay: this.opts.maxBackoffMs,

@@ -1,10 +1,11 @@
 import type { AppContext, Feature } from '../../context.js';
 import { ProviderError } from '../../providers/http.js';
 import { refreshTokenSource, type EloverblikClient } from '../../providers/eloverblik.js';
+import type { EnergiDataService } from '../../providers/energidataservice.js';
 import type { PriceService } from '../prices/service.js';
 import { ChargesReadiness } from './readiness.js';
 import { householdRoutes } from './routes.js';
-import { HouseholdScheduler } from './scheduler.js';
+import { householdJob } from './scheduler.js';
 import { HouseholdService } from './service.js';
 
 /**
@@ -22,12 +23,17 @@ export function createChargesReadiness(ctx: AppContext, opts: { waitMs?: number 
 /** The household's charges: from its meter with a metering token, else from GRID_COMPANY_GLN. */
 export function createHouseholdCharges(
   ctx: AppContext,
-  deps: { prices: PriceService; client: EloverblikClient },
+  deps: {
+    /** The price lists of the grid companies (Energi Data Service's DatahubPricelist). */
+    provider: Pick<EnergiDataService, 'pricelist'>;
+    prices: Pick<PriceService, 'chargesChanged' | 'charges'>;
+    client: EloverblikClient;
+  },
 ): HouseholdService {
   const token = refreshTokenSource(ctx.config);
   return new HouseholdService({
     db: ctx.database.db,
-    pricelist: (filter, signal, onBusy) => deps.prices.provider.pricelist(filter, signal, onBusy),
+    pricelist: (filter, signal, onBusy) => deps.provider.pricelist(filter, signal, onBusy),
     meter: {
       // The token is read when needed, so a .token file written later is found at the next refresh.
       available: () =>
@@ -54,7 +60,6 @@ export function createHouseholdCharges(
 export function createHouseholdFeature(ctx: AppContext, deps: { household: HouseholdService }): Feature {
   const health = ctx.health.feed('household', true);
   const { household } = deps;
-  const scheduler = new HouseholdScheduler(household, { clock: ctx.clock, log: ctx.log, health });
   // Said from the moment the process answers, not from when the feature starts.
   health.starting = !household.readiness.known;
   health.detail = household.readiness.describe();
@@ -66,8 +71,7 @@ export function createHouseholdFeature(ctx: AppContext, deps: { household: House
       await household.apply();
       health.starting = !household.readiness.known;
       health.detail = household.readiness.describe() ?? household.current().detail;
-      if (ctx.config.feeds.price) scheduler.start();
     },
-    stop: () => scheduler.stop(),
+    jobs: ctx.config.feeds.price ? [householdJob(household, { clock: ctx.clock, log: ctx.log, health })] : [],
   };
 }

@@ -4,6 +4,8 @@ import { FakeEloverblik, HOUSEHOLD, quantityOf } from '../../../test/fakes/elove
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
 import { ROOMY } from '../../../test/support/providers.js';
 import { powerOnly } from '../../../test/support/services.js';
+import { JobRunner } from '../../jobs/job.js';
+import { soleLeaderships, type Leadership } from '../../jobs/leadership.js';
 import { FeedHealth } from '../../shared/health.js';
 import { createEloverblikClient, createMeteringFeature, createMeteringService } from './index.js';
 import { lastSyncedDay, markSynced } from './repository.js';
@@ -67,15 +69,22 @@ describe('a quarter-hour meter', () => {
 });
 
 describe('the daily sync', () => {
-  const scheduler = (leader: boolean, health = new FeedHealth('metering-sync', true)) =>
-    new MeteringSyncScheduler(createMeteringService(t.ctx, {}, createEloverblikClient(t.ctx)), {
+  /** The sync and a runner of its job, on a process that leads the metering lock or not. */
+  const scheduler = (leader: boolean, health = new FeedHealth('metering-sync', true)) => {
+    const sync = new MeteringSyncScheduler(createMeteringService(t.ctx, {}, createEloverblikClient(t.ctx)), {
       clock: t.clock,
       log: pino({ level: 'silent' }),
       health,
       shutdown: t.ctx.shutdown,
-      isLeader: () => leader,
       tokenAvailable: async () => true,
     });
+    const lead: Leadership = { isLeader: () => leader, watch: (l) => (l(leader), () => {}) };
+    const runner = new JobRunner(sync.job(), {
+      ...t.ctx,
+      leadership: soleLeaderships({ meteringSync: lead }),
+    });
+    return { due: () => sync.due(), tick: () => runner.runNow() };
+  };
 
   it('fetches nothing on a process that does not lead', async () => {
     const before = fake.seriesCalls;
@@ -106,17 +115,17 @@ describe('the daily sync', () => {
   it('stops within the run when the process shuts down', async () => {
     const abort = new AbortController();
     abort.abort();
-    const s = new MeteringSyncScheduler(createMeteringService(t.ctx), {
+    const sync = new MeteringSyncScheduler(createMeteringService(t.ctx), {
       clock: t.clock,
       log: pino({ level: 'silent' }),
       health: new FeedHealth('metering-sync', true),
       shutdown: abort.signal,
-      isLeader: () => true,
       tokenAvailable: async () => true,
     });
+    const s = new JobRunner(sync.job(), { ...t.ctx, shutdown: abort.signal });
     t.clock.skip(5 * 86_400_000);
     const calls = fake.seriesCalls;
-    await s.tick();
+    await s.runNow();
     expect(fake.seriesCalls).toBe(calls);
   });
 });

@@ -1,7 +1,6 @@
 import type { AppContext, Feature } from '../../context.js';
 import { providerDeps } from '../../providers/budget.js';
 import { EloverblikClient, refreshTokenSource, type Sleep } from '../../providers/eloverblik.js';
-import { ALWAYS_LEADER, type Leadership } from '../../btc/leadership.js';
 import { meteringRoutes } from './routes.js';
 import { MeteringSyncScheduler } from './scheduler.js';
 import { MeteringService } from './service.js';
@@ -48,17 +47,15 @@ export function createMeteringService(
 export function createMeteringFeature(
   ctx: AppContext,
   opts: MeteringOptions = {},
-  deps: { client?: EloverblikClient; leadership?: Leadership } = {},
+  deps: { client?: EloverblikClient } = {},
 ): Feature {
   const service = createMeteringService(ctx, opts, deps.client ?? createEloverblikClient(ctx, opts));
-  const leadership = deps.leadership ?? ALWAYS_LEADER;
   const token = refreshTokenSource(ctx.config);
   const scheduler = new MeteringSyncScheduler(service, {
     clock: ctx.clock,
     log: ctx.log,
     health: ctx.health.feed('metering-sync', true),
     shutdown: ctx.shutdown,
-    isLeader: () => leadership.isLeader(),
     tokenAvailable: () =>
       token().then(
         () => true,
@@ -70,9 +67,9 @@ export function createMeteringFeature(
     name: 'metering',
     routes: (app) => meteringRoutes(app, service, job),
     start: () => {
-      if (ctx.config.feeds.meteringSync) scheduler.start();
-      else ctx.health.feed('metering-sync', true).detail = 'off (METERING_SYNC_ENABLED=false)';
+      if (!ctx.config.feeds.meteringSync)
+        ctx.health.feed('metering-sync', true).detail = 'off (METERING_SYNC_ENABLED=false)';
     },
-    stop: () => scheduler.stop(),
+    jobs: ctx.config.feeds.meteringSync ? [scheduler.job()] : [],
   };
 }

@@ -1,5 +1,5 @@
-import { Cron } from 'croner';
 import type { Logger } from 'pino';
+import type { Job } from '../../jobs/job.js';
 import type { FeedHealth } from '../../shared/health.js';
 import { EloverblikItemError } from '../../providers/eloverblik.js';
 import type { Clock } from '../../shared/clock.js';
@@ -17,8 +17,6 @@ export interface SyncSchedulerDeps {
   log: Logger;
   health: FeedHealth;
   shutdown: AbortSignal;
-  /** Only the leader syncs; the others skip their rounds. */
-  isLeader: () => boolean;
   /** False without a metering token: nothing to sync, said in /health. */
   tokenAvailable: () => Promise<boolean>;
 }
@@ -29,31 +27,19 @@ export interface SyncSchedulerDeps {
  * one to three days later), at most 31 a run, one after the other.
  */
 export class MeteringSyncScheduler {
-  private job: Cron | null = null;
-  private running: Promise<void> | null = null;
-
   constructor(
     private readonly service: MeteringService,
     private readonly deps: SyncSchedulerDeps,
   ) {}
 
-  start() {
-    this.job = new Cron(
-      '23 * * * *',
-      { timezone: 'Europe/Copenhagen', protect: true },
-      () => void this.tick(),
-    );
-    void this.tick();
-  }
-
-  async stop() {
-    this.job?.stop();
-    await this.running;
-  }
-
-  tick(): Promise<void> {
-    this.running ??= this.round().finally(() => (this.running = null));
-    return this.running;
+  /** The hourly sync, at start and at minute 23, on the holder of the metering lock. */
+  job(): Job {
+    return {
+      name: 'metering-sync',
+      schedule: { cron: '23 * * * *' },
+      lock: 'meteringSync',
+      round: () => this.round(),
+    };
   }
 
   /** The days a run would fetch now, in order. */
@@ -68,7 +54,6 @@ export class MeteringSyncScheduler {
 
   private async round() {
     const { health, log, shutdown } = this.deps;
-    if (!this.deps.isLeader()) return;
     try {
       if (!(await this.deps.tokenAvailable())) {
         health.detail = 'off: no metering token (METERING_TOKEN or .token)';

@@ -5,7 +5,8 @@ import { startTestApp, type TestApp } from '../../../test/support/app.js';
 import { backfillPricesCommand as backfillPrices } from './command.js';
 import { createPriceService } from './index.js';
 import { insertPrices } from './repository.js';
-import { PriceScheduler } from './scheduler.js';
+import { JobRunner } from '../../jobs/job.js';
+import { priceJob } from './scheduler.js';
 
 let fake: FakeEnergiDataService;
 let app: TestApp;
@@ -100,30 +101,30 @@ describe('prices table', () => {
 describe('scheduler', () => {
   it('ensures today at start, fetches tomorrow from 13:00 Danish time, and retries until it is complete', async () => {
     const health = app.ctx.health.feed('prices');
-    const scheduler = new PriceScheduler(app.ctx, createPriceService(app.ctx), health);
+    const scheduler = new JobRunner(priceJob(createPriceService(app.ctx), { ...app.ctx, health }), app.ctx);
     app.clock.set('2026-08-10T10:00:00Z'); // 12:00 in Denmark
-    await scheduler.tick();
+    await scheduler.runNow();
     expect(fake.priceRequests().map((r) => r.query.get('start'))).toEqual(['2026-08-10']);
     // the household's charges have their own schedule: the price rounds never ask for them
     expect(fake.server.countOf('GET', '/dataset/DatahubPricelist')).toBe(0);
 
     fake.publication.set('2026-08-11', 'none');
     app.clock.set('2026-08-10T11:05:00Z'); // 13:05
-    await scheduler.tick();
+    await scheduler.runNow();
     expect(fake.priceRequests().map((r) => r.query.get('start'))).toEqual(['2026-08-10', '2026-08-11']);
     expect(health.detail).toBe('waiting for 2026-08-11');
 
     fake.publication.set('2026-08-11', 'half');
     app.clock.set('2026-08-10T11:10:00Z');
-    await scheduler.tick();
+    await scheduler.runNow();
     expect(health.detail).toBe('waiting for 2026-08-11');
 
     fake.publication.delete('2026-08-11');
     app.clock.set('2026-08-10T11:15:00Z');
-    await scheduler.tick();
+    await scheduler.runNow();
     expect(health.detail).toBe('complete through 2026-08-11');
     const before = fake.priceRequests().length;
-    await scheduler.tick();
+    await scheduler.runNow();
     expect(fake.priceRequests().length).toBe(before);
     const res = await app.call('GET', '/health');
     expect(res.json<{ feeds: Record<string, unknown> }>().feeds.prices).toMatchObject({ ok: true });
@@ -132,10 +133,10 @@ describe('scheduler', () => {
 
   it('a provider failure in a round never throws and shows in the health detail', async () => {
     const health = app.ctx.health.feed('prices');
-    const scheduler = new PriceScheduler(app.ctx, createPriceService(app.ctx), health);
+    const job = priceJob(createPriceService(app.ctx), { ...app.ctx, health });
     fake.server.failAlways({ kind: 'status', status: 404, json: { message: 'gone' } });
     app.clock.set('2026-09-01T10:00:00Z');
-    await expect(scheduler.tick()).resolves.toBeUndefined();
+    await expect(job.round(app.ctx.shutdown)).resolves.toBeUndefined();
     expect(health.detail).toMatch(/^retrying: energidataservice/);
   });
 });

@@ -4,44 +4,50 @@ import { EnergiDataService } from '../../providers/energidataservice.js';
 import type { ChargesReadiness } from '../household/readiness.js';
 import { loadHomePage } from './page.js';
 import { priceRoutes } from './routes.js';
-import { PriceScheduler } from './scheduler.js';
+import { priceJob } from './scheduler.js';
 import { PriceService } from './service.js';
 
-/**
- * Day-ahead prices with tariffs from Energi Data Service, for the feature and for `backfill-prices`;
- * `charges` says whether the household's charges its hours carry are known (always, without one).
- */
-export function createPriceService(ctx: AppContext, deps: { charges?: ChargesReadiness } = {}): PriceService {
-  const provider = new EnergiDataService({
+/** Energi Data Service's day-ahead prices and price lists, reporting in the `prices` feed. */
+export function createPriceProvider(ctx: AppContext): EnergiDataService {
+  return new EnergiDataService({
     ...providerDeps(ctx, 'energidataservice'),
     baseUrl: ctx.config.urls.price,
     timeoutMs: ctx.config.providerTimeoutMs,
     health: ctx.health.feed('prices', ctx.config.feeds.price),
   });
+}
+
+/**
+ * Day-ahead prices with tariffs from Energi Data Service, for the feature and for `backfill-prices`;
+ * `charges` says whether the household's charges its hours carry are known (always, without one).
+ */
+export function createPriceService(
+  ctx: AppContext,
+  deps: { provider?: EnergiDataService; charges?: ChargesReadiness } = {},
+): PriceService {
   return new PriceService({
     db: ctx.database.db,
     clock: ctx.clock,
     shutdown: ctx.shutdown,
-    provider,
+    provider: deps.provider ?? createPriceProvider(ctx),
     charges: deps.charges,
   });
 }
 
-/** /api/elprice, /api/prices, the home page, and the scheduler that keeps today and tomorrow stored. */
+/** /api/elprice, /api/prices, the home page, and the job that keeps today and tomorrow stored. */
 export function createPricesFeature(
   ctx: AppContext,
   deps: { prices: PriceService } = { prices: createPriceService(ctx) },
 ): Feature {
   const health = ctx.health.feed('prices', ctx.config.feeds.price);
   const service = deps.prices;
-  const scheduler = new PriceScheduler(ctx, service, health);
+  const on = ctx.config.feeds.price;
   return {
     name: 'prices',
     routes: (app) => priceRoutes(app, service, loadHomePage(), ctx.shutdown),
     start: () => {
-      if (ctx.config.feeds.price) scheduler.start();
-      else health.detail = 'off (PRICE_FEED_ENABLED=false)';
+      if (!on) health.detail = 'off (PRICE_FEED_ENABLED=false)';
     },
-    stop: () => scheduler.stop(),
+    jobs: on ? [priceJob(service, { clock: ctx.clock, log: ctx.log, health })] : [],
   };
 }

@@ -1,5 +1,6 @@
-import { Cron } from 'croner';
-import type { AppContext } from '../../context.js';
+import type { Logger } from 'pino';
+import type { Job } from '../../jobs/job.js';
+import type { Clock } from '../../shared/clock.js';
 import type { FeedHealth } from '../../shared/health.js';
 import { addDays, danishHour } from '../../shared/danish-time.js';
 import type { PriceService } from './service.js';
@@ -9,48 +10,32 @@ import { logFailedRound } from '../../providers/errors.js';
 const PUBLISH_HOUR = 13;
 
 /**
- * Keeps today and, from 13:00, tomorrow stored; the cron only wakes it, ctx.clock decides.
- * The household's charges have their own schedule (household/scheduler.ts).
+ * Keeps today and, from 13:00, tomorrow stored, on every process; the schedule only wakes it,
+ * the clock decides. A round never throws: a failure shows in /health and the next round retries.
+ * The household's charges have their own job (household/scheduler.ts).
  */
-export class PriceScheduler {
-  private job: Cron | null = null;
-  private running: Promise<void> | null = null;
-
-  constructor(
-    private readonly ctx: AppContext,
-    private readonly service: PriceService,
-    private readonly health: FeedHealth,
-  ) {}
-
-  start() {
-    this.job = new Cron('*/5 * * * *', { timezone: 'Europe/Copenhagen', protect: true }, () => this.tick());
-    void this.tick();
-  }
-
-  async stop() {
-    this.job?.stop();
-    await this.running;
-  }
-
-  /** One round; never throws, a failure shows in /health and the next round retries. */
-  tick(): Promise<void> {
-    this.running ??= this.round().finally(() => (this.running = null));
-    return this.running;
-  }
-
-  private async round() {
-    const now = this.ctx.clock.now();
-    const today = this.service.today();
-    const days = danishHour(now) >= PUBLISH_HOUR ? [today, addDays(today, 1)] : [today];
-    const missing: string[] = [];
-    try {
-      for (const day of days) if (!(await this.service.ensureDay(day))) missing.push(day);
-      this.health.detail = missing.length
-        ? `waiting for ${missing.join(', ')}`
-        : `complete through ${days.at(-1)}`;
-    } catch (e) {
-      this.health.detail = `retrying: ${(e as Error).message}`;
-      logFailedRound(this.ctx.log, e, 'price feed round failed; retrying at the next round');
-    }
-  }
+export function priceJob(
+  service: Pick<PriceService, 'today' | 'ensureDay'>,
+  deps: { clock: Clock; log: Logger; health: FeedHealth },
+): Job {
+  const { clock, log, health } = deps;
+  return {
+    name: 'prices',
+    schedule: { cron: '*/5 * * * *' },
+    round: async () => {
+      const now = clock.now();
+      const today = service.today();
+      const days = danishHour(now) >= PUBLISH_HOUR ? [today, addDays(today, 1)] : [today];
+      const missing: string[] = [];
+      try {
+        for (const day of days) if (!(await service.ensureDay(day))) missing.push(day);
+        health.detail = missing.length
+          ? `waiting for ${missing.join(', ')}`
+          : `complete through ${days.at(-1)}`;
+      } catch (e) {
+        health.detail = `retrying: ${(e as Error).message}`;
+        logFailedRound(log, e, 'price feed round failed; retrying at the next round');
+      }
+    },
+  };
 }

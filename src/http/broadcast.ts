@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import WebSocket from 'ws';
-import type { Clock } from '../../shared/clock.js';
+import type { Clock } from '../shared/clock.js';
 
 export interface BroadcastOptions {
   /** Updates closer together than this are coalesced into the newest one. */

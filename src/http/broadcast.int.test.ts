@@ -1,9 +1,9 @@
-import { systemClock } from '../../shared/clock.js';
+import { systemClock } from '../shared/clock.js';
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
-import { sseClient, waitFor, wsClient } from '../../../test/fakes/stream-clients.js';
+import { sseClient, waitFor, wsClient } from '../../test/fakes/stream-clients.js';
 import { Broadcast } from './broadcast.js';
 
 /** A Broadcast behind a real listening socket, as the app serves it. */
