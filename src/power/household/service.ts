@@ -9,7 +9,7 @@ import { addDays, danishDate } from '../../shared/danish-time.js';
 import * as metering from '../metering/repository.js';
 import { applyHouseholdTariffs } from '../prices/repository.js';
 import { chargeKey, fromConfig, fromMeter } from './build.js';
-import { gridCompany } from './grid-companies.js';
+import { gridCompany } from '../../shared/grid-companies.js';
 import { CHARGE_TYPE, type ChargeKind, type HouseholdCharge } from './periods.js';
 import type { ChargesReadiness } from './readiness.js';
 import * as repo from './repository.js';
