@@ -1,4 +1,3 @@
-import { Type } from 'typebox';
 import { flag, matching, oneOf, optional, section, variable, whole } from './variable.js';
 
 /** The networks a watch key and ESPLORA_URL may be of (CHAIN_NETWORK). */
@@ -78,7 +77,7 @@ export const BITCOIN = {
           "base of the household's own Esplora HTTP API for the watch-only wallets (mempool's `/api` on Umbrel or Start9, electrs' HTTP, esplora), e.g. `http://umbrel.local:3006/api`; empty is off and no one is asked. An Esplora learns every address it is asked about: use your own (see [the chain](docs/chain.md))",
         secret: true,
       },
-      Type.Union([Type.String(), Type.Null()]),
+      (t) => t.Union([t.String(), t.Null()]),
       (v, read) => {
         if (v === '') return null;
         let u: URL;

@@ -1,4 +1,3 @@
-import { Type } from 'typebox';
 import { gridCompany } from '../shared/grid-companies.js';
 import { items, matching, oneOf, optional, section, variable } from './variable.js';
 
@@ -17,7 +16,7 @@ export const ELECTRICITY = section('Electricity', {
       meaning:
         "without a metering token: the grid company whose household tariff applies ([the list](docs/power.md#grid-companies)); unset means not configured, said by `/health`, `/api/consumer-prices` and the page, and no grid tariff is priced. With a metering token the meter's own charges apply",
     },
-    Type.Union([Type.String({ pattern: GLN }), Type.Null()]),
+    (t) => t.Union([t.String({ pattern: GLN }), t.Null()]),
     (gln, read) => {
       if (gln === '') return null;
       if (!new RegExp(GLN).test(gln)) return read.refuse(`expected a 13-digit GLN number, got "${gln}"`, gln);
@@ -35,7 +34,7 @@ export const ELECTRICITY = section('Electricity', {
       meaning:
         "notes (DatahubPricelist `Note`) of that company's household tariff, separated by `;`, overriding the shipped list (a company not in the list needs them)",
     },
-    Type.Union([Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { minItems: 1 }), Type.Null()]),
+    (t) => t.Union([t.Array(t.String({ minLength: 1, maxLength: 200 }), { minItems: 1 }), t.Null()]),
     (v, read) => {
       if (v === '') return null;
       const notes = items(v, ';');

@@ -1,4 +1,3 @@
-import { Type } from 'typebox';
 import { parseMqttUrl, type MqttBroker } from './values.js';
 import { baseUrl, flag, section, variable, type Reading } from './variable.js';
 
@@ -7,15 +6,20 @@ const TOPIC = '^[A-Za-z0-9_-]+(/[A-Za-z0-9_-]+)*$';
 
 /** `<prefix>/status` is satwatt's availability, `<discovery>/status` Home Assistant's birth message. */
 function topic(doc: { default: string; meaning: string }, other?: 'MQTT_DISCOVERY_PREFIX') {
-  return variable(doc, Type.String({ pattern: TOPIC, maxLength: 100 }), (v, read) => {
-    if (!new RegExp(TOPIC).test(v) || v.length > 100)
-      read.refuse(
-        `expected topic levels of letters, digits, _ and - joined by /, got "${v.slice(0, 100)}"`,
-        0,
-      );
-    if (other && v === read.text(other)) read.refuse(`must differ from ${other} ("${read.text(other)}")`, 0);
-    return v;
-  });
+  return variable(
+    doc,
+    (t) => t.String({ pattern: TOPIC, maxLength: 100 }),
+    (v, read) => {
+      if (!new RegExp(TOPIC).test(v) || v.length > 100)
+        read.refuse(
+          `expected topic levels of letters, digits, _ and - joined by /, got "${v.slice(0, 100)}"`,
+          0,
+        );
+      if (other && v === read.text(other))
+        read.refuse(`must differ from ${other} ("${read.text(other)}")`, 0);
+      return v;
+    },
+  );
 }
 
 function homeAssistantUrl(v: string, read: Reading): string | null {
@@ -68,16 +72,17 @@ export const INTEGRATIONS = {
           'MQTT broker for Home Assistant, `mqtt://user:password@host:1883` or `mqtts://…`; empty means off (see [Home Assistant](docs/homeassistant.md)). The credentials never appear in logs or `/health`',
         secret: true,
       },
-      Type.Union([
-        Type.Unsafe<MqttBroker>(
-          Type.Object({
-            url: Type.String(),
-            username: Type.Optional(Type.String()),
-            password: Type.Optional(Type.String()),
-          }),
-        ),
-        Type.Null(),
-      ]),
+      (t) =>
+        t.Union([
+          t.Unsafe<MqttBroker>(
+            t.Object({
+              url: t.String(),
+              username: t.Optional(t.String()),
+              password: t.Optional(t.String()),
+            }),
+          ),
+          t.Null(),
+        ]),
       (v, read) => {
         if (v === '') return null;
         try {
@@ -113,7 +118,7 @@ export const INTEGRATIONS = {
         meaning:
           "Home Assistant's base URL, `http://homeassistant.local:8123` or `https://…`: the metered consumption, production and their cost are written to it as long-term statistics for its Energy dashboard (see [Home Assistant](docs/homeassistant.md#energy-dashboard-statistics)); empty means off",
       },
-      Type.Union([Type.String(), Type.Null()]),
+      (t) => t.Union([t.String(), t.Null()]),
       homeAssistantUrl,
     ),
     HA_TOKEN: variable(
@@ -123,7 +128,7 @@ export const INTEGRATIONS = {
           'a long-lived access token of a Home Assistant administrator, needed with `HA_URL`; it never appears in logs or `/health`',
         secret: true,
       },
-      Type.Union([Type.String(), Type.Null()]),
+      (t) => t.Union([t.String(), t.Null()]),
       (v, read) => {
         if (v === '') return null;
         if (read.text('HA_URL') === '') read.refuse('needs HA_URL, the address of Home Assistant', 0);

@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { Type } from 'typebox';
 import {
   isAddressOrRange,
   isLoopback,
@@ -8,23 +7,35 @@ import {
   PROXY_NAMES,
   type PgConnection,
 } from './values.js';
-import { flag, isFalse, items, literals, oneOf, section, text, variable, whole } from './variable.js';
+import {
+  flag,
+  isFalse,
+  items,
+  literals,
+  oneOf,
+  section,
+  text,
+  variable,
+  whole,
+  type Builders,
+} from './variable.js';
 
 export const SERVICE_NAMES = ['btc', 'power'] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
 
-const Connection = Type.Union([
-  Type.Unsafe<PgConnection>(
-    Type.Object({
-      host: Type.String(),
-      port: Type.Integer(),
-      database: Type.String(),
-      user: Type.Optional(Type.String()),
-      password: Type.Optional(Type.String()),
-    }),
-  ),
-  Type.Null(),
-]);
+const Connection = (t: Builders) =>
+  t.Union([
+    t.Unsafe<PgConnection>(
+      t.Object({
+        host: t.String(),
+        port: t.Integer(),
+        database: t.String(),
+        user: t.Optional(t.String()),
+        password: t.Optional(t.String()),
+      }),
+    ),
+    t.Null(),
+  ]);
 
 const connection =
   (parse: (text: string) => PgConnection) =>
@@ -46,7 +57,7 @@ export const SERVER = {
     HOST: text({ default: '127.0.0.1', meaning: 'bind address' }),
     SERVICES: variable(
       { default: 'btc,power', meaning: 'which services this process runs' },
-      Type.Array(literals(SERVICE_NAMES), { minItems: 1 }),
+      (t) => t.Array(literals(t, SERVICE_NAMES), { minItems: 1 }),
       (v, read) => {
         const names = items(v, ',');
         if (names.length === 0 || names.some((s) => !(SERVICE_NAMES as readonly string[]).includes(s)))
@@ -77,7 +88,7 @@ export const SERVER = {
     ),
     DATA_DIR: variable(
       { default: './data', meaning: 'folder of the embedded database, used when no URL is set' },
-      Type.String(),
+      (t) => t.String(),
       (v, read) => path.resolve(read.cwd, v),
     ),
     BACKUP_DIR: variable(
@@ -86,7 +97,7 @@ export const SERVER = {
         meaning:
           'a daily backup of the embedded database (04:07 Danish time, and a minute after a start when the newest is a day old) into this folder; empty is off. Not with `DATABASE_URL` (use `pg_dump`). See [backups](docs/operations.md#backups-and-restore)',
       },
-      Type.Union([Type.String(), Type.Null()]),
+      (t) => t.Union([t.String(), t.Null()]),
       (v, read) => {
         if (v === '') return null;
         if (read.value('DATABASE_URL') !== null || read.value('JDBC_URL') !== null)
@@ -125,7 +136,7 @@ export const SERVER = {
           'bearer token required by every write, every ledger, portfolio, metering and solar read, `/metrics` and the details of `/health`; without it the process only starts on a loopback `HOST` and runs in the open mode (see [hardening](docs/hardening.md))',
         secret: true,
       },
-      Type.Union([Type.String({ minLength: 16 }), Type.Null()]),
+      (t) => t.Union([t.String({ minLength: 16 }), t.Null()]),
       (v, read) => {
         if (v !== '' && v.length < 16) read.refuse('must be at least 16 characters long', 0);
         const host = read.text('HOST');
@@ -145,7 +156,7 @@ export const SERVER = {
         meaning:
           '`pretty`: one readable line per event (pino-pretty); `json`: one JSON object a line, for journald and log shippers; empty: pretty on a terminal, else JSON (see [operations](docs/operations.md#logs))',
       },
-      Type.Union([Type.Literal('pretty'), Type.Literal('json')]),
+      (t) => t.Union([t.Literal('pretty'), t.Literal('json')]),
       (text, read) => {
         const v = text || (read.stdoutIsTty ? 'pretty' : 'json');
         return v === 'pretty' || v === 'json'
@@ -205,7 +216,7 @@ export const SERVER = {
         meaning:
           'comma-separated origins allowed to call the API from a browser; empty means none. Without `API_TOKEN` these origins may also write',
       },
-      Type.Array(Type.String()),
+      (t) => t.Array(t.String()),
       (v, read) => {
         const list = items(v, ',');
         for (const o of list) {
@@ -227,7 +238,7 @@ export const SERVER = {
         meaning:
           "behind a reverse proxy: whose `X-Forwarded-For` to believe so that the limits see the client's address: `false` (none), `true` (any: only when nothing else can reach the port), a hop count, or the proxies' addresses and CIDR ranges (`127.0.0.1`, `10.0.0.0/8`, `loopback`)",
       },
-      Type.Union([Type.Boolean(), Type.Integer({ minimum: 0 }), Type.Array(Type.String())]),
+      (t) => t.Union([t.Boolean(), t.Integer({ minimum: 0 }), t.Array(t.String())]),
       (v, read) => {
         if (isFalse(v)) return false;
         if (['true', 'yes', 'on'].includes(v.toLowerCase())) return true;

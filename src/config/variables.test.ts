@@ -1,5 +1,6 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { Type } from 'typebox';
 import { Value } from 'typebox/value';
 import { readVariables, VARIABLES, type VarName } from './variables.js';
 
@@ -68,7 +69,7 @@ describe('the declarations of the configuration variables', () => {
     expect(problems).toEqual([]);
     for (const [name, v] of Object.entries(VARIABLES))
       expect(
-        Value.Check(v.schema, values[name as VarName]),
+        Value.Check(v.schema(Type), values[name as VarName]),
         `${name}: ${JSON.stringify(values[name as VarName])}`,
       ).toBe(true);
     expect(Object.keys(values)).toEqual(Object.keys(VARIABLES));
