@@ -75,6 +75,13 @@ describe('the declarations of the configuration variables', () => {
     expect(Object.keys(values)).toEqual(Object.keys(VARIABLES));
   });
 
+  it("list the refusals between variables first, then each variable's own, in the table's order", () => {
+    const { problems } = read({ OHLC_FEED_ENABLED: 'perhaps', PORT: 'x', HOST: '0.0.0.0', API_TOKEN: '' });
+    expect(problems.map((p) => p.split(':')[0])).toEqual(['API_TOKEN', 'PORT', 'OHLC_FEED_ENABLED']);
+    const short = read({ API_TOKEN: 'short', PORT: 'x', BACKUP_DIR: 'b', DATABASE_URL: 'postgres://h/db' });
+    expect(short.problems.map((p) => p.split(':')[0])).toEqual(['BACKUP_DIR', 'PORT', 'API_TOKEN']);
+  });
+
   it('never quote the text of a secret in a refusal', () => {
     const secrets = Object.entries(VARIABLES).filter(([, v]) => v.secret);
     expect(secrets.map(([name]) => name).sort()).toEqual(

@@ -22,14 +22,17 @@ const ALL: Record<string, Variable> = VARIABLES;
 
 /**
  * Every variable's value from `lookup` (unset or blank: its default), each read once, and every
- * refusal as `NAME: why`, the variables in their order. A secret's text is never quoted in one.
+ * refusal as `NAME: why`: first those between variables (said after reading another one: a
+ * token required by HOST, a backup beside a server…), then those of a variable's own text, each
+ * kind in the variables' order. A secret's text is never quoted in one.
  */
 export function readVariables(
   lookup: (name: string) => string | undefined,
   context: { cwd: string; stdoutIsTty: boolean },
 ): { values: Values; problems: string[] } {
   const values: Record<string, unknown> = {};
-  const problems = new Map<string, string[]>(Object.keys(ALL).map((name) => [name, []]));
+  const between = new Map<string, string[]>(Object.keys(ALL).map((name) => [name, []]));
+  const own = new Map<string, string[]>(Object.keys(ALL).map((name) => [name, []]));
   const declared = (name: string) => {
     const v = ALL[name];
     if (!v) throw new Error(`no configuration variable ${name}`);
@@ -45,13 +48,20 @@ export function readVariables(
     if (reading.has(name)) throw new Error(`configuration variables read each other: ${name}`);
     reading.add(name);
     const v = declared(name);
-    const own = problems.get(name)!;
     const raw = text(name);
+    let readOther = false;
+    const other =
+      <T>(f: (n: string) => T) =>
+      (n: string) => {
+        readOther = true;
+        return f(n);
+      };
     const read: Reading = {
-      text,
-      value,
+      text: other(text),
+      value: other(value),
       refuse: (why, fallback) => {
-        own.push(`${name}: ${v.secret && raw !== '' ? why.split(raw).join('***') : why}`);
+        const said = v.secret && raw !== '' ? why.split(raw).join('***') : why;
+        (readOther ? between : own).get(name)!.push(`${name}: ${said}`);
         return fallback;
       },
       ...context,
@@ -60,5 +70,5 @@ export function readVariables(
     return values[name];
   };
   for (const name of Object.keys(ALL)) value(name);
-  return { values: values as Values, problems: [...problems.values()].flat() };
+  return { values: values as Values, problems: [...between.values(), ...own.values()].flat() };
 }
