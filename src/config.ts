@@ -17,7 +17,8 @@ export {
 /** The configuration as the process uses it: every variable's value (src/config/), grouped. */
 export type Config = ReturnType<typeof configOf>;
 
-function configOf(v: Values, cwd: string) {
+/** The config of the variables' values; exported for the test that every value is in it. */
+export function configOf(v: Values, cwd: string) {
   return {
     port: v.PORT,
     host: v.HOST,

@@ -2,6 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Type } from 'typebox';
 import { Value } from 'typebox/value';
+import { configOf } from '../config.js';
 import { readVariables, VARIABLES, type VarName } from './variables.js';
 
 const read = (env: Record<string, string>) =>
@@ -80,6 +81,16 @@ describe('the declarations of the configuration variables', () => {
     expect(problems.map((p) => p.split(':')[0])).toEqual(['API_TOKEN', 'PORT', 'OHLC_FEED_ENABLED']);
     const short = read({ API_TOKEN: 'short', PORT: 'x', BACKUP_DIR: 'b', DATABASE_URL: 'postgres://h/db' });
     expect(short.problems.map((p) => p.split(':')[0])).toEqual(['BACKUP_DIR', 'PORT', 'API_TOKEN']);
+  });
+
+  it('are every one read into the config', () => {
+    const { values } = read(EMBEDDED);
+    const used = new Set<string>();
+    const watched = new Proxy(values, {
+      get: (target, name: string) => (used.add(name), target[name as VarName]),
+    });
+    configOf(watched, '/srv/satwatt');
+    expect([...used].sort()).toEqual(Object.keys(VARIABLES).sort());
   });
 
   it('never quote the text of a secret in a refusal', () => {
