@@ -1,6 +1,18 @@
-import { DateTime, type DurationLikeObject } from 'luxon';
+import { DateTime } from 'luxon';
 import { DANISH_ZONE } from '../shared/danish-time.js';
 import { storableText } from '../shared/text.js';
+import type { Static } from 'typebox';
+import { malformed } from './answer.js';
+import {
+  ChargesAnswer,
+  MeteringPoints,
+  Outcome,
+  STEP,
+  TimeSeriesAnswer,
+  type Flat,
+  type Period,
+  type Tariff,
+} from './eloverblik-answers.js';
 import { ProviderError } from './http.js';
 import { chargeRefusal } from './plausible.js';
 
@@ -81,156 +93,75 @@ export class EloverblikItemError extends ProviderError {
   }
 }
 
-type Json = Record<string, unknown>;
-
-function bad(where: string, what: string): ProviderError {
-  return new ProviderError(NAME, `unexpected answer: ${where} ${what}`, { status: 200, transient: false });
-}
-function obj(v: unknown, where: string): Json {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) throw bad(where, 'is not an object');
-  return v as Json;
-}
-function arr(v: unknown, where: string): unknown[] {
-  if (!Array.isArray(v)) throw bad(where, 'is not a list');
-  return v;
-}
-function str(o: Json, key: string, where: string): string {
-  const v = o[key];
-  if (typeof v !== 'string' || v === '') throw bad(`${where}.${key}`, 'is not a text');
-  return v;
-}
-/** Metering point ids are 18-digit GSRN numbers, sent as text. */
-function gsrn(o: Json, key: string, where: string): string {
-  const v = str(o, key, where);
-  if (!/^\d{18}$/.test(v)) throw bad(`${where}.${key}`, `"${v}" is not an 18-digit metering point id`);
-  return v;
-}
-function optStr(o: Json, key: string): string | null {
-  const v = o[key];
-  return typeof v === 'string' && v !== '' ? v : null;
-}
+const orNull = (v: string | null | undefined) => (v ? v : null);
 /** Text that is only shown (a city, a description): stored as it can be, see storableText. */
-function optText(o: Json, key: string): string | null {
-  const v = optStr(o, key);
-  return v === null ? null : storableText(v);
-}
-function instant(o: Json, key: string, where: string): Date {
-  const d = new Date(str(o, key, where));
-  if (Number.isNaN(d.getTime())) throw bad(`${where}.${key}`, 'is not an instant');
-  return d;
-}
-function optInstant(o: Json, key: string, where: string): Date | null {
-  return o[key] === null || o[key] === undefined ? null : instant(o, key, where);
-}
-function positionOf(o: Json, where: string): number {
-  const p = Number(o.position);
-  if (!Number.isInteger(p) || p < 1) throw bad(`${where}.position`, 'is not a positive whole number');
-  return p;
-}
-
-/** `{result: [...]}`, the envelope of every answer. */
-function results(data: unknown): unknown[] {
-  return arr(obj(data, 'answer').result, 'result');
-}
+const shown = (v: string | null | undefined) => (v ? storableText(v) : null);
 
 /** A failed item (success false or an error code other than 10000) is an error with its code. */
-function checkItem(item: Json) {
-  const code = typeof item.errorCode === 'number' ? item.errorCode : null;
-  if (item.success === false || (code !== null && code !== 10000)) {
-    const text = optStr(item, 'errorText') ?? 'unknown error';
-    throw new EloverblikItemError(code ?? 0, text, optStr(item, 'id'));
+function checkItems(data: unknown) {
+  for (const item of Outcome.parse(data).result) {
+    const code = item.errorCode ?? null;
+    if (item.success === false || (code !== null && code !== 10000))
+      throw new EloverblikItemError(code ?? 0, orNull(item.errorText) ?? 'unknown error', orNull(item.id));
   }
 }
 
 export function parseMeteringPoints(data: unknown): MeteringPoint[] {
-  return results(data).map((raw, i) => {
-    const where = `result[${i}]`;
-    const mp = obj(raw, where);
-    const children = mp.childMeteringPoints == null ? [] : arr(mp.childMeteringPoints, `${where}.children`);
-    return {
-      id: gsrn(mp, 'meteringPointId', where),
-      type: str(mp, 'typeOfMP', where),
-      settlementMethod: optStr(mp, 'settlementMethod'),
-      readingOccurrence: optStr(mp, 'meterReadingOccurrence'),
-      meterNumber: optText(mp, 'meterNumber'),
-      postcode: optText(mp, 'postcode'),
-      cityName: optText(mp, 'cityName'),
-      balanceSupplierName: optText(mp, 'balanceSupplierName'),
-      children: children.map((c, j) => {
-        const w = `${where}.childMeteringPoints[${j}]`;
-        const child = obj(c, w);
-        return {
-          id: gsrn(child, 'meteringPointId', w),
-          parentId: gsrn(mp, 'meteringPointId', where),
-          type: str(child, 'typeOfMP', w),
-          readingOccurrence: optStr(child, 'meterReadingOccurrence'),
-          meterNumber: optText(child, 'meterNumber'),
-        };
-      }),
-    };
-  });
+  return MeteringPoints.parse(data).result.map((mp) => ({
+    id: mp.meteringPointId,
+    type: mp.typeOfMP,
+    settlementMethod: orNull(mp.settlementMethod),
+    readingOccurrence: orNull(mp.meterReadingOccurrence),
+    meterNumber: shown(mp.meterNumber),
+    postcode: shown(mp.postcode),
+    cityName: shown(mp.cityName),
+    balanceSupplierName: shown(mp.balanceSupplierName),
+    children: (mp.childMeteringPoints ?? []).map((child) => ({
+      id: child.meteringPointId,
+      parentId: mp.meteringPointId,
+      type: child.typeOfMP,
+      readingOccurrence: orNull(child.meterReadingOccurrence),
+      meterNumber: shown(child.meterNumber),
+    })),
+  }));
 }
-
-const STEP: Record<string, DurationLikeObject> = {
-  PT15M: { minutes: 15 },
-  PT1H: { hours: 1 },
-  PT1D: { days: 1 },
-  P1D: { days: 1 },
-  P1M: { months: 1 },
-  PT1Y: { years: 1 },
-  P1Y: { years: 1 },
-};
-const QUANTITY = /^-?\d{1,12}(\.\d{1,6})?$/;
 
 export function parseTimeSeries(data: unknown): TimeSeries[] {
-  const out: TimeSeries[] = [];
-  results(data).forEach((raw, i) => {
-    const item = obj(raw, `result[${i}]`);
-    checkItem(item);
-    const doc = obj(item.MyEnergyData_MarketDocument, `result[${i}].MyEnergyData_MarketDocument`);
-    arr(doc.TimeSeries, `result[${i}].TimeSeries`).forEach((rawTs, j) => {
-      const where = `result[${i}].TimeSeries[${j}]`;
-      const ts = obj(rawTs, where);
-      const mrid = obj(obj(ts.MarketEvaluationPoint, `${where}.MarketEvaluationPoint`).mRID, `${where}.mRID`);
-      out.push({
-        meteringPointId: optStr(mrid, 'name') ?? str(ts, 'mRID', where),
-        businessType: str(ts, 'businessType', where),
-        unit: optStr(ts, 'measurement_Unit.name'),
-        periods: arr(ts.Period, `${where}.Period`).map((p, k) => parsePeriod(p, `${where}.Period[${k}]`)),
-      });
-    });
-  });
-  return out;
+  checkItems(data);
+  return TimeSeriesAnswer.parse(data).result.flatMap((item, i) =>
+    item.MyEnergyData_MarketDocument.TimeSeries.map((ts, j) => {
+      const id = orNull(ts.MarketEvaluationPoint.mRID.name) ?? orNull(ts.mRID);
+      if (id === null)
+        throw malformed(NAME, `result[${i}].MyEnergyData_MarketDocument.TimeSeries[${j}].mRID is not a text`);
+      return {
+        meteringPointId: id,
+        businessType: ts.businessType,
+        unit: orNull(ts['measurement_Unit.name']),
+        periods: ts.Period.map(period),
+      };
+    }),
+  );
 }
 
-function parsePeriod(raw: unknown, where: string): SeriesPeriod {
-  const period = obj(raw, where);
-  const resolution = str(period, 'resolution', where);
-  const step = STEP[resolution];
-  if (!step) throw bad(`${where}.resolution`, `"${resolution}" is unknown`);
-  const interval = obj(period.timeInterval, `${where}.timeInterval`);
-  const start = instant(interval, 'start', `${where}.timeInterval`);
-  const end = instant(interval, 'end', `${where}.timeInterval`);
+function period(p: Static<typeof Period>): SeriesPeriod {
+  const step = STEP[p.resolution]!;
+  const start = new Date(p.timeInterval.start);
   // Calendar steps (days, months) follow the Danish calendar; hours and quarters are exact durations.
   const from = DateTime.fromJSDate(start, { zone: DANISH_ZONE });
   return {
-    resolution,
+    resolution: p.resolution,
     start,
-    end,
-    points: arr(period.Point, `${where}.Point`).map((rawPoint, n) => {
-      const w = `${where}.Point[${n}]`;
-      const point = obj(rawPoint, w);
-      const position = positionOf(point, w);
-      const quantity = str(point, 'out_Quantity.quantity', w);
-      if (!QUANTITY.test(quantity)) throw bad(`${w}.out_Quantity.quantity`, `"${quantity}" is no decimal`);
+    end: new Date(p.timeInterval.end),
+    points: p.Point.map((point) => {
+      const position = Number(point.position);
       const offset = Object.fromEntries(
         Object.entries(step).map(([unit, size]) => [unit, (size as number) * (position - 1)]),
       );
       return {
         position,
         start: from.plus(offset).toJSDate(),
-        quantityKwh: quantity,
-        quality: optStr(point, 'out_Quantity.quality'),
+        quantityKwh: point['out_Quantity.quantity'],
+        quality: orNull(point['out_Quantity.quality']),
       };
     }),
   };
@@ -265,53 +196,39 @@ export function chargesRefusal(answer: MeteringPointCharges[]): { why: string; c
 }
 
 export function parseCharges(data: unknown): MeteringPointCharges[] {
-  return results(data).map((raw, i) => {
-    const where = `result[${i}]`;
-    const item = obj(raw, where);
-    checkItem(item);
-    const inner = obj(item.result, `${where}.result`);
-    const list = (key: string, kind: Charge['kind']) =>
-      (inner[key] == null ? [] : arr(inner[key], `${where}.${key}`)).map((c, j) =>
-        parseCharge(c, kind, `${where}.${key}[${j}]`),
-      );
+  checkItems(data);
+  return ChargesAnswer.parse(data).result.map((item, i) => {
+    const inner = item.result;
+    const id = orNull(inner.meteringPointId) ?? orNull(item.id);
+    if (id === null) throw malformed(NAME, `result[${i}].id is not a text`);
     return {
-      meteringPointId: optStr(inner, 'meteringPointId') ?? str(item, 'id', where),
+      meteringPointId: id,
       charges: [
-        ...list('subscriptions', 'subscription'),
-        ...list('fees', 'fee'),
-        ...list('tariffs', 'tariff'),
+        ...(inner.subscriptions ?? []).map((c) =>
+          charge(c, 'subscription', [{ position: 1, price: c.price }]),
+        ),
+        ...(inner.fees ?? []).map((c) => charge(c, 'fee', [{ position: 1, price: c.price }])),
+        ...(inner.tariffs ?? []).map((c) => charge(c, 'tariff', c.prices)),
       ],
     };
   });
 }
 
-function parseCharge(raw: unknown, kind: Charge['kind'], where: string): Charge {
-  const c = obj(raw, where);
-  const money = (v: unknown, w: string) => {
-    if (typeof v !== 'number' || !Number.isFinite(v)) throw bad(w, 'is not a number');
-    // The shortest text that reads back as the same double: what the provider wrote.
-    return String(v);
-  };
-  const prices =
-    kind === 'tariff'
-      ? arr(c.prices, `${where}.prices`).map((p, k) => {
-          const price = obj(p, `${where}.prices[${k}]`);
-          return {
-            position: positionOf(price, `${where}.prices[${k}]`),
-            priceDkk: money(price.price, `${where}.prices[${k}].price`),
-          };
-        })
-      : [{ position: 1, priceDkk: money(c.price, `${where}.price`) }];
-  const quantity = typeof c.quantity === 'number' && Number.isInteger(c.quantity) ? c.quantity : null;
+function charge(
+  c: Static<typeof Flat> | Static<typeof Tariff>,
+  kind: Charge['kind'],
+  prices: { position: number | string; price: number }[],
+): Charge {
   return {
     kind,
-    name: str(c, 'name', where),
-    description: optText(c, 'description'),
-    owner: str(c, 'owner', where),
-    periodType: optStr(c, 'periodType'),
-    validFrom: instant(c, 'validFromDate', where),
-    validTo: optInstant(c, 'validToDate', where),
-    quantity,
-    prices,
+    name: c.name,
+    description: shown(c.description),
+    owner: c.owner,
+    periodType: orNull(c.periodType),
+    validFrom: new Date(c.validFromDate),
+    validTo: c.validToDate ? new Date(c.validToDate) : null,
+    quantity: typeof c.quantity === 'number' && Number.isInteger(c.quantity) ? c.quantity : null,
+    // The shortest text that reads back as the same double: what the provider wrote.
+    prices: prices.map((p) => ({ position: Number(p.position), priceDkk: String(p.price) })),
   };
 }

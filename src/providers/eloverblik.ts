@@ -3,6 +3,8 @@ import type { FeedHealth } from '../shared/health.js';
 import { addDays, danishDayBounds } from '../shared/danish-time.js';
 import { sleep } from '../shared/sleep.js';
 import { BudgetExhausted, type CallBudget, type OnBusy } from './budget.js';
+import { Type } from 'typebox';
+import { answer, refused } from './answer.js';
 import { HttpProvider, ProviderError, type ProviderDeps } from './http.js';
 import {
   chargesRefusal,
@@ -27,6 +29,8 @@ export type {
 } from './eloverblik-parse.js';
 
 export const ELOVERBLIK = 'eloverblik';
+/** `GET /token`: `{result: "<data access token>"}`, a JWT whose `exp` says when it expires. */
+const TokenAnswer = answer(ELOVERBLIK, Type.Object({ result: Type.String({ minLength: 1 }) }));
 const API = '/customerapi/api';
 /** The provider asks for at most 10 metering points per call. */
 const BATCH = 10;
@@ -218,12 +222,9 @@ export class EloverblikClient {
         });
       throw e;
     }
-    const value = (data as { result?: unknown } | null)?.result;
-    if (typeof value !== 'string' || value === '')
-      throw new ProviderError(ELOVERBLIK, 'the token endpoint answered without a token', {
-        status: 200,
-        transient: false,
-      });
+    // what is wrong with the answer is not said: its text could be the token
+    if (!TokenAnswer.is(data)) throw refused(ELOVERBLIK, 'the token endpoint answered without a token');
+    const value = data.result;
     const now = this.now();
     const expiresAt = jwtExpiry(value) ?? now + 24 * 3600_000;
     // Renew five minutes early (or at half the lifetime of a short-lived token).
@@ -300,13 +301,16 @@ function batches(ids: string[]): string[][] {
   return out;
 }
 
+/** The claims of the token's payload that are read. */
+const Claims = answer(ELOVERBLIK, Type.Object({ exp: Type.Number() }));
+
 /** The `exp` claim of a JWT in ms, or null when the token is not a readable JWT. */
 export function jwtExpiry(token: string): number | null {
   const payload = token.split('.')[1];
   if (!payload) return null;
   try {
-    const exp = (JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { exp?: unknown }).exp;
-    return typeof exp === 'number' && Number.isFinite(exp) ? exp * 1000 : null;
+    const claims: unknown = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+    return Claims.is(claims) ? claims.exp * 1000 : null;
   } catch {
     return null;
   }

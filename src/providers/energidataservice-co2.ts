@@ -1,11 +1,11 @@
 import { DateTime } from 'luxon';
 import { Type } from 'typebox';
-import { Compile } from 'typebox/compile';
 import type { FeedHealth } from '../shared/health.js';
 import { DANISH_ZONE } from '../shared/danish-time.js';
 import type { OnBusy } from './budget.js';
-import { PRICE_AREAS, PROVIDER_NAME, type PriceArea } from './energidataservice.js';
-import { HttpProvider, ProviderError, type ProviderDeps } from './http.js';
+import { answer, malformed } from './answer.js';
+import { LocalTime, PRICE_AREAS, PROVIDER_NAME, type PriceArea } from './energidataservice.js';
+import { HttpProvider, type ProviderDeps } from './http.js';
 import { CO2_G_KWH, inRange } from './plausible.js';
 
 /** The prognosis (issued every 15 minutes, at least 9 hours ahead) and the realized values. */
@@ -22,16 +22,18 @@ const FIVE_MINUTES_MS = 300_000;
 const HOUR_MS = 3_600_000;
 
 /** The answer's shape; anything else is a malformed answer, and nothing of it is stored. */
-const Co2Answer = Type.Object({
-  records: Type.Array(
-    Type.Object({
-      Minutes5UTC: Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2})?$' }),
-      PriceArea: Type.String(),
-      CO2Emission: Type.Union([Type.Number(), Type.Null()]),
-    }),
-  ),
-});
-const answer = Compile(Co2Answer);
+const Co2Answer = answer(
+  PROVIDER_NAME,
+  Type.Object({
+    records: Type.Array(
+      Type.Object({
+        Minutes5UTC: LocalTime,
+        PriceArea: Type.String(),
+        CO2Emission: Type.Union([Type.Number(), Type.Null()]),
+      }),
+    ),
+  }),
+);
 
 /** Danish wall time as the provider reads `start` and `end` by default. */
 const localText = (t: Date) => DateTime.fromJSDate(t, { zone: DANISH_ZONE }).toFormat("yyyy-MM-dd'T'HH:mm");
@@ -120,22 +122,14 @@ export class Co2Provider {
   }
 }
 
-function malformed(what: string): ProviderError {
-  return new ProviderError(PROVIDER_NAME, `malformed answer: ${what}`, { status: 200, transient: false });
-}
-
 /** The rows of a CO₂ answer, checked against its schema; rows of other areas and without a value are skipped. */
 export function parseCo2(body: unknown): Co2Row[] {
-  if (!answer.Check(body)) {
-    const first = answer.Errors(body)[0];
-    throw malformed(first ? `${first.instancePath || '/'} ${first.message}` : 'not a CO₂ answer');
-  }
   const out: Co2Row[] = [];
-  for (const r of body.records) {
+  for (const r of Co2Answer.parse(body).records) {
     if (!(PRICE_AREAS as readonly string[]).includes(r.PriceArea)) continue;
     if (r.CO2Emission === null) continue;
     const timeUtc = new Date(`${r.Minutes5UTC}Z`);
-    if (Number.isNaN(timeUtc.getTime())) throw malformed(`Minutes5UTC "${r.Minutes5UTC}"`);
+    if (Number.isNaN(timeUtc.getTime())) throw malformed(PROVIDER_NAME, `Minutes5UTC "${r.Minutes5UTC}"`);
     out.push({ timeUtc, area: r.PriceArea as PriceArea, gKwh: String(r.CO2Emission) });
   }
   return out;

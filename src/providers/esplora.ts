@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
-import { Compile } from 'typebox/compile';
 import type { FeedHealth } from '../shared/health.js';
 import type { OnBusy } from './budget.js';
+import { answer, refused } from './answer.js';
 import { HttpProvider, ProviderError, type ProviderDeps } from './http.js';
 import { BLOCK_TIME_AHEAD_MS, SATS, futureRefusal, inRange } from './plausible.js';
 
@@ -41,8 +41,8 @@ const Tx = Type.Object({
 });
 /** `GET /address/:address/txs` (up to 50 unconfirmed, then 25 confirmed) and `/txs/chain/:last_seen_txid`. */
 const TxList = Type.Array(Tx, { maxItems: MEMPOOL_PAGE + CHAIN_PAGE });
-const checkAddress = Compile(AddressAnswer);
-const checkTxs = Compile(TxList);
+const Address = answer(ESPLORA, AddressAnswer);
+const Txs = answer(ESPLORA, TxList);
 
 export interface TxoStats {
   txCount: number;
@@ -118,8 +118,10 @@ export class EsploraClient {
 
   /** `GET /address/:address`: the confirmed and unconfirmed sums. */
   async address(address: string, o: CallOptions = {}): Promise<AddressStats> {
-    const body = await this.get(`/address/${encodeURIComponent(address)}`, address, o);
-    if (!checkAddress.Check(body)) throw this.malformed('the address answer', checkAddress.Errors(body));
+    const body = Address.parse(
+      await this.get(`/address/${encodeURIComponent(address)}`, address, o),
+      'the address answer',
+    );
     if (body.address !== address) throw this.refused('the answer is for another address than the one asked');
     const chain = stats(body.chain_stats);
     const mempool = stats(body.mempool_stats);
@@ -142,8 +144,7 @@ export class EsploraClient {
   }
 
   private async txList(path: string, address: string, o: CallOptions): Promise<ChainTx[]> {
-    const body = await this.get(path, address, o);
-    if (!checkTxs.Check(body)) throw this.malformed('the transaction list', checkTxs.Errors(body));
+    const body = Txs.parse(await this.get(path, address, o), 'the transaction list');
     return body.map((tx) => this.trusted(tx));
   }
 
@@ -188,19 +189,10 @@ export class EsploraClient {
     }
   }
 
-  private malformed(what: string, errors: { instancePath: string; message: string }[]): ProviderError {
-    const first = errors[0];
-    return new ProviderError(
-      ESPLORA,
-      `malformed answer: ${what}${first ? ` at ${first.instancePath || '/'} ${first.message}` : ''}`,
-      { status: 200, transient: false },
-    );
-  }
-
   /** An answer that parsed but cannot be true: counted in the feed's `rejected`, nothing of it kept. */
   private refused(why: string): ProviderError {
     this.opts.health?.reject(why);
-    return new ProviderError(ESPLORA, `implausible answer: ${why}`, { status: 200, transient: false });
+    return refused(ESPLORA, `implausible answer: ${why}`);
   }
 }
 

@@ -1,5 +1,7 @@
 import Big from 'big.js';
+import { Type } from 'typebox';
 import { addDays } from '../shared/danish-time.js';
+import { answer, malformed } from './answer.js';
 
 /**
  * A Frankfurter v1 time series (`GET /v1/{start}..{end}`): `{amount, base, start_date,
@@ -20,40 +22,59 @@ export interface V1Series {
  */
 export const MAX_SERIES_DAYS = 366;
 
-const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
-const isDateText = (v: string) => DATE_RE.test(v) && !Number.isNaN(Date.parse(v));
-const isDate = (v: unknown): v is string => typeof v === 'string' && isDateText(v);
+export const FRANKFURTER = 'frankfurter';
 
-/** Validates the wire shape; JSON numbers become their shortest decimal text, which is what was sent. */
-export function parseV1Series(body: unknown): V1Series {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new Error('not a JSON object');
-  const o = body as Record<string, unknown>;
-  if (typeof o.base !== 'string' || !/^[A-Z]{3}$/.test(o.base))
-    throw new Error('base is not a currency code');
-  if (!isDate(o.start_date) || !isDate(o.end_date))
-    throw new Error('start_date or end_date is not YYYY-MM-DD');
-  if (!o.rates || typeof o.rates !== 'object' || Array.isArray(o.rates))
-    throw new Error('rates is not an object');
-  const entries = Object.entries(o.rates as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1));
-  if (entries.length === 0) throw new Error('rates is empty');
-  const rates = new Map<string, Record<string, string>>();
-  for (const [day, values] of entries) {
-    if (!isDateText(day)) throw new Error(`rates key "${day}" is not YYYY-MM-DD`);
-    if (!values || typeof values !== 'object' || Array.isArray(values))
-      throw new Error(`rates of ${day} is not an object`);
-    const of: Record<string, string> = {};
-    for (const [code, value] of Object.entries(values as Record<string, unknown>)) {
-      if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0)
-        throw new Error(`rate ${code} of ${day} is not a positive number`);
-      of[code] = new Big(value).toString();
-    }
-    rates.set(day, of);
-  }
+/** A day, YYYY-MM-DD, that is one in the calendar. */
+export const Day = Type.Refine(
+  Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', 'x-refused': 'is not YYYY-MM-DD' }),
+  (v) => !Number.isNaN(Date.parse(v)),
+  () => 'is not YYYY-MM-DD',
+);
+const isDay = (v: string) => /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(v));
+/** Currency → rate: a JSON number above 0, kept as the shortest decimal text it prints as. */
+export const Rates = Type.Record(
+  Type.String(),
+  Type.Number({ exclusiveMinimum: 0, 'x-refused': 'is not a positive number' }),
+);
+export const Base = Type.String({ pattern: '^[A-Z]{3}$', 'x-refused': 'is not a currency code' });
+
+const SeriesAnswer = answer(
+  FRANKFURTER,
+  Type.Object({
+    base: Base,
+    start_date: Day,
+    end_date: Day,
+    rates: Type.Refine(
+      Type.Record(Type.String(), Rates),
+      (r) => Object.keys(r).length > 0 && Object.keys(r).every(isDay),
+      (r) => {
+        const bad = Object.keys(r).find((d) => !isDay(d));
+        return bad === undefined ? 'is empty' : `key "${bad}" is not YYYY-MM-DD`;
+      },
+    ),
+  }),
+);
+
+/** The series as declared, `what` naming it in a refusal; JSON numbers become their exact decimal text. */
+export function parseV1Series(body: unknown, what = 'the series'): V1Series {
+  const o = SeriesAnswer.parse(body, what);
+  const rates = new Map(
+    Object.entries(o.rates)
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([day, of]) => [day, decimals(of)]),
+  );
   const days = [...rates.keys()];
   if (o.start_date !== days[0] || o.end_date !== days.at(-1))
-    throw new Error(`start_date ${o.start_date} and end_date ${o.end_date} are not its first and last days`);
+    throw malformed(
+      FRANKFURTER,
+      `${what}: start_date ${o.start_date} and end_date ${o.end_date} are not its first and last days`,
+    );
   return { base: o.base, start_date: o.start_date, end_date: o.end_date, rates };
 }
+
+/** Each rate as the decimal text of its JSON number. */
+export const decimals = (rates: Record<string, number>): Record<string, string> =>
+  Object.fromEntries(Object.entries(rates).map(([code, v]) => [code, new Big(v).toString()]));
 
 /** Every day from `start` to `end`, both included. */
 export function daysFrom(start: string, end: string): string[] {

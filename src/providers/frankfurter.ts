@@ -2,11 +2,23 @@ import Big from 'big.js';
 import type { FeedHealth } from '../shared/health.js';
 import { addDays } from '../shared/danish-time.js';
 import type { OnBusy } from './budget.js';
-import { MAX_SERIES_DAYS, daysFrom, parseV1Series, publicationOfEachDay } from './frankfurter-series.js';
-import { HttpProvider, ProviderError, type ProviderDeps } from './http.js';
+import { Type } from 'typebox';
+import { answer, refused } from './answer.js';
+import {
+  Base,
+  Day,
+  FRANKFURTER,
+  MAX_SERIES_DAYS,
+  Rates,
+  daysFrom,
+  decimals,
+  parseV1Series,
+  publicationOfEachDay,
+} from './frankfurter-series.js';
+import { HttpProvider, type ProviderDeps } from './http.js';
 import { JumpGuard, USD_DKK, USD_EUR } from './plausible.js';
 
-export const FRANKFURTER = 'frankfurter';
+export { FRANKFURTER };
 
 /** A Frankfurter v1 answer: `{amount, base, date, rates: {CUR: number}}`, rates as exact decimal strings. */
 export interface V1Rates {
@@ -75,11 +87,7 @@ export class FrankfurterClient {
       retries: o.retries,
       onBusy: o.onBusy,
     });
-    try {
-      return parseV1(body);
-    } catch (e) {
-      throw malformed(`malformed answer for ${day}: ${(e as Error).message}`);
-    }
+    return parseV1(body, `the answer for ${day}`);
   }
 
   /** USD→EUR, USD→DKK and the EUR/DKK cross of a day (YYYY-MM-DD, or "latest"). */
@@ -89,20 +97,20 @@ export class FrankfurterClient {
       const usdEur = v1.rates.EUR;
       const usdDkk = v1.rates.DKK;
       if (v1.base !== 'USD' || usdEur === undefined || usdDkk === undefined)
-        throw malformed(
+        throw refuse(
           `answer for ${day} lacks USD-based EUR and DKK (base ${v1.base}, rates ${Object.keys(v1.rates).join(',')})`,
         );
       // A day's rates come from that day or the publication day before it (Frankfurter looks back 14 days).
       if (day !== 'latest' && (v1.date > day || v1.date < addDays(day, -LOOKBACK_DAYS))) {
         this.opts.health?.reject(`rates dated ${v1.date} for ${day}`);
-        throw malformed(
+        throw refuse(
           `answer for ${day} is dated ${v1.date}, outside ${addDays(day, -LOOKBACK_DAYS)}..${day}`,
         );
       }
       const why = this.implausible(usdEur, usdDkk);
       if (why) {
         this.opts.health?.reject(why);
-        throw malformed(`implausible rates for ${day}: ${why}`);
+        throw refuse(`implausible rates for ${day}: ${why}`);
       }
       return { rates_date: v1.date, usd_eur: usdEur, usd_dkk: usdDkk, eur_dkk: crossRate(usdEur, usdDkk) };
     });
@@ -125,16 +133,11 @@ export class FrankfurterClient {
         retries: o.retries,
         onBusy: o.onBusy,
       });
-      let series;
-      try {
-        series = parseV1Series(body);
-      } catch (e) {
-        throw malformed(`malformed answer for ${range}: ${(e as Error).message}`);
-      }
+      const series = parseV1Series(body, `the answer for ${range}`);
       const earliest = addDays(start, -LOOKBACK_DAYS);
       if (series.start_date < earliest || series.end_date > end) {
         this.opts.health?.reject(`rates dated ${series.start_date}..${series.end_date} for ${range}`);
-        throw malformed(
+        throw refuse(
           `answer for ${range} holds rates dated ${series.start_date}..${series.end_date}, outside ${earliest}..${end}`,
         );
       }
@@ -143,13 +146,13 @@ export class FrankfurterClient {
         const usdEur = rates.EUR;
         const usdDkk = rates.DKK;
         if (series.base !== 'USD' || usdEur === undefined || usdDkk === undefined)
-          throw malformed(
+          throw refuse(
             `answer for ${range} lacks USD-based EUR and DKK on ${day} (base ${series.base}, rates ${Object.keys(rates).join(',')})`,
           );
         const why = this.implausible(usdEur, usdDkk);
         if (why) {
           this.opts.health?.reject(why);
-          throw malformed(`implausible rates of ${day} for ${range}: ${why}`);
+          throw refuse(`implausible rates of ${day} for ${range}: ${why}`);
         }
         byPublication.set(day, {
           rates_date: day,
@@ -162,7 +165,7 @@ export class FrankfurterClient {
       try {
         each = publicationOfEachDay([...byPublication.keys()], start, end, LOOKBACK_DAYS);
       } catch (e) {
-        throw malformed(`answer for ${range}: ${(e as Error).message}`);
+        throw refuse(`answer for ${range}: ${(e as Error).message}`);
       }
       return new Map([...each].map(([day, pub]) => [day, byPublication.get(pub)!]));
     });
@@ -200,28 +203,16 @@ interface CallOptions {
   onBusy?: OnBusy;
 }
 
-const malformed = (message: string) =>
-  new ProviderError(FRANKFURTER, message, { status: 200, transient: false });
+const refuse = (message: string) => refused(FRANKFURTER, message);
 
-const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 /** How far back Frankfurter carries the last publication forward (weekends, holidays). */
 const LOOKBACK_DAYS = 14;
 
-/** Validates the wire shape; JSON numbers become their shortest decimal text, which is what was sent. */
-export function parseV1(body: unknown): V1Rates {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new Error('not a JSON object');
-  const o = body as Record<string, unknown>;
-  if (typeof o.base !== 'string' || !/^[A-Z]{3}$/.test(o.base))
-    throw new Error('base is not a currency code');
-  if (typeof o.date !== 'string' || !DATE_RE.test(o.date) || Number.isNaN(Date.parse(o.date)))
-    throw new Error('date is not YYYY-MM-DD');
-  if (!o.rates || typeof o.rates !== 'object' || Array.isArray(o.rates))
-    throw new Error('rates is not an object');
-  const rates: Record<string, string> = {};
-  for (const [code, value] of Object.entries(o.rates as Record<string, unknown>)) {
-    if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0)
-      throw new Error(`rate ${code} is not a positive number`);
-    rates[code] = new Big(value).toString();
-  }
-  return { base: o.base, date: o.date, rates };
+/** `GET /v1/{date}`: `{amount, base, date, rates: {CUR: number}}`; amount is not read. */
+const V1Answer = answer(FRANKFURTER, Type.Object({ base: Base, date: Day, rates: Rates }));
+
+/** The answer as declared, `what` naming it in a refusal; JSON numbers become their exact decimal text. */
+export function parseV1(body: unknown, what = 'the answer'): V1Rates {
+  const o = V1Answer.parse(body, what);
+  return { base: o.base, date: o.date, rates: decimals(o.rates) };
 }

@@ -1,4 +1,8 @@
+import { Type } from 'typebox';
 import WebSocket from 'ws';
+import { answer } from './answer.js';
+
+const HA = 'home-assistant';
 
 /** Home Assistant refused the token (`auth_invalid`): the same token will be refused again. */
 export class HaAuthInvalid extends Error {
@@ -61,8 +65,31 @@ export function frameText(data: WebSocket.RawData): string {
   return Buffer.from(data as ArrayBuffer).toString('utf8');
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
+/** The messages of Home Assistant's WebSocket API that are read; any other is passed over. */
+const Messages = {
+  authRequired: answer(HA, Type.Object({ type: Type.Literal('auth_required') })),
+  authInvalid: answer(
+    HA,
+    Type.Object({ type: Type.Literal('auth_invalid'), message: Type.Optional(Type.String()) }),
+  ),
+  authOk: answer(
+    HA,
+    Type.Object({ type: Type.Literal('auth_ok'), ha_version: Type.Optional(Type.String()) }),
+  ),
+  /** A command's answer, by its id: its result, or an error with a code and a message. */
+  result: answer(
+    HA,
+    Type.Object({
+      type: Type.Literal('result'),
+      id: Type.Number(),
+      success: Type.Boolean(),
+      result: Type.Optional(Type.Unknown()),
+      error: Type.Optional(
+        Type.Object({ code: Type.Optional(Type.String()), message: Type.Optional(Type.String()) }),
+      ),
+    }),
+  ),
+};
 
 /**
  * One authenticated connection to Home Assistant's WebSocket API: `auth_required`, our `auth`,
@@ -132,19 +159,14 @@ export class HaConnection {
         } catch {
           return finish(new HaUnreachable('Home Assistant sent a message that is not JSON'));
         }
-        if (!isObject(msg)) return;
-        if (msg.type === 'auth_required') {
+        if (Messages.authRequired.is(msg)) {
           socket.send(JSON.stringify({ type: 'auth', access_token: opts.token }));
           sent++;
-        } else if (msg.type === 'auth_invalid') {
-          refused = typeof msg.message === 'string' ? msg.message.slice(0, 200) : 'no reason given';
+        } else if (Messages.authInvalid.is(msg)) {
+          refused = msg.message?.slice(0, 200) ?? 'no reason given';
           finish(new HaAuthInvalid(refused));
-        } else if (msg.type === 'auth_ok') {
-          const conn = new HaConnection(
-            socket,
-            typeof msg.ha_version === 'string' ? msg.ha_version : 'unknown',
-            opts.timeoutMs,
-          );
+        } else if (Messages.authOk.is(msg)) {
+          const conn = new HaConnection(socket, msg.ha_version ?? 'unknown', opts.timeoutMs);
           conn.sent = sent;
           finish(null, conn);
         }
@@ -186,21 +208,16 @@ export class HaConnection {
     }
     // Home Assistant may coalesce messages into one array (a feature a client asks for)
     for (const msg of Array.isArray(parsed) ? parsed : [parsed]) {
-      if (!isObject(msg) || msg.type !== 'result' || typeof msg.id !== 'number') continue;
+      if (!Messages.result.is(msg)) continue;
       const p = this.pending.get(msg.id);
       if (!p) continue;
       this.pending.delete(msg.id);
       clearTimeout(p.timer);
-      if (msg.success === true) p.resolve(msg.result);
-      else {
-        const error = isObject(msg.error) ? msg.error : {};
+      if (msg.success) p.resolve(msg.result);
+      else
         p.reject(
-          new HaCommandError(
-            typeof error.code === 'string' ? error.code : 'unknown_error',
-            typeof error.message === 'string' ? error.message.slice(0, 500) : '',
-          ),
+          new HaCommandError(msg.error?.code ?? 'unknown_error', msg.error?.message?.slice(0, 500) ?? ''),
         );
-      }
     }
   }
 

@@ -1,4 +1,6 @@
 import type { FeedHealth } from '../shared/health.js';
+import { Type } from 'typebox';
+import { answer, malformed } from './answer.js';
 import { HttpProvider, ProviderError, type ProviderDeps } from './http.js';
 import { BTC_FIAT, CANDLE_VOLUME, JumpGuard, futureRefusal, inRange } from './plausible.js';
 
@@ -105,8 +107,6 @@ export class KrakenOhlcClient {
   }
 }
 
-const DECIMAL = /^\d+(\.\d+)?$/;
-
 /**
  * Why a row is refused (dropped, and counted in /health), or null: a start before the asked
  * `since` or more than `ahead.ms` after our clock, open and close not inside [low, high], a price
@@ -136,45 +136,58 @@ function refusal(
   return guard.check(key, row.close, BTC_FIAT);
 }
 
-/** Validates Kraken's envelope and rows; a non-empty `error` array is a failure even with HTTP 200. */
+const Decimal = (name: string) =>
+  Type.String({ pattern: '^\\d+(\\.\\d+)?$', 'x-refused': `${name} is not a decimal string` });
+/** `[time, open, high, low, close, vwap, volume, count]`: unix seconds, decimal strings, a count. */
+const Row = Type.Tuple(
+  [
+    Type.Integer({ minimum: 0, 'x-refused': 'time is not unix seconds' }),
+    ...['open', 'high', 'low', 'close', 'vwap', 'volume'].map(Decimal),
+    Type.Integer({ minimum: 0, 'x-refused': 'count is not an integer' }),
+  ],
+  // what Kraken may add after the eight is not read
+  { additionalItems: true },
+);
+/** Every Kraken answer: `{error: [...], result}`; a non-empty `error` is a failure even with HTTP 200. */
+const Envelope = answer(KRAKEN, Type.Object({ error: Type.Array(Type.String()) }));
+/** `result` holds `last` (the next `since`) and the rows under the pair's canonical name. */
+const OhlcAnswer = answer(
+  KRAKEN,
+  Type.Object({
+    result: Type.Object({ last: Type.Integer() }, { additionalProperties: Type.Array(Row) }),
+  }),
+);
+
+/** Validates Kraken's envelope and rows. */
 export function parseOhlc(body: unknown, pair = '?'): OhlcPage {
-  const fail = (message: string, transient = false) =>
-    new ProviderError(KRAKEN, `OHLC ${pair}: ${message}`, { status: 200, transient });
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw fail('answer is not a JSON object');
-  const { error, result } = body as { error?: unknown; result?: unknown };
-  if (!Array.isArray(error)) throw fail('answer has no error array');
-  if (error.length > 0) {
-    const text = error.map(String).join(', ');
-    throw fail(
-      text,
-      error.some((e) => TRANSIENT_ERRORS.test(String(e))),
-    );
-  }
-  if (!result || typeof result !== 'object' || Array.isArray(result))
-    throw fail('answer has no result object');
-  const { last, ...keyed } = result as Record<string, unknown>;
-  if (typeof last !== 'number' || !Number.isInteger(last)) throw fail('result.last is not an integer');
+  const { error } = Envelope.parse(body, `OHLC ${pair}`);
+  if (error.length > 0)
+    throw new ProviderError(KRAKEN, `OHLC ${pair}: ${error.join(', ')}`, {
+      status: 200,
+      transient: error.some((e) => TRANSIENT_ERRORS.test(e)),
+    });
+  const { last, ...keyed } = OhlcAnswer.parse(body, `OHLC ${pair}`).result as { last: number } & Record<
+    string,
+    RawRow[]
+  >;
   const keys = Object.keys(keyed);
   const pairKey = keys[0];
   if (keys.length !== 1 || pairKey === undefined)
-    throw fail(`expected one pair in result, got ${keys.length}`);
-  const raw = keyed[pairKey];
-  if (!Array.isArray(raw)) throw fail(`result.${pairKey} is not an array`);
-  const rows = raw.map((r, i) => parseRow(r, (m) => fail(`row ${i}: ${m}`)));
+    throw malformed(KRAKEN, `OHLC ${pair}: expected one pair in result, got ${keys.length}`);
+  const rows = keyed[pairKey]!.map(([time, open, high, low, close, vwap, volume, count]): OhlcRow => ({
+    time,
+    open,
+    high,
+    low,
+    close,
+    vwap,
+    volume,
+    count,
+  }));
   for (let i = 1; i < rows.length; i++)
-    if (rows[i]!.time <= rows[i - 1]!.time) throw fail(`rows are not ascending at row ${i}`);
+    if (rows[i]!.time <= rows[i - 1]!.time)
+      throw malformed(KRAKEN, `OHLC ${pair}: rows are not ascending at row ${i}`);
   return { pairKey, rows, last };
 }
 
-function parseRow(r: unknown, fail: (m: string) => Error): OhlcRow {
-  if (!Array.isArray(r) || r.length < 8) throw fail('not an array of 8');
-  const [time, open, high, low, close, vwap, volume, count] = r as unknown[];
-  if (typeof time !== 'number' || !Number.isInteger(time) || time < 0) throw fail('time is not unix seconds');
-  if (typeof count !== 'number' || !Number.isInteger(count) || count < 0)
-    throw fail('count is not an integer');
-  const decimals = [open, high, low, close, vwap, volume];
-  if (!decimals.every((d): d is string => typeof d === 'string' && DECIMAL.test(d)))
-    throw fail('open, high, low, close, vwap and volume must be decimal strings');
-  const [o, h, l, c, v, vol] = decimals;
-  return { time, open: o!, high: h!, low: l!, close: c!, vwap: v!, volume: vol!, count };
-}
+type RawRow = [number, string, string, string, string, string, string, number];

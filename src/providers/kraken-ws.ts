@@ -1,8 +1,11 @@
+import { Type, type Static } from 'typebox';
 import WebSocket from 'ws';
 import type { FeedHealth } from '../shared/health.js';
 import type { Clock } from '../shared/clock.js';
 import { sleep } from '../shared/sleep.js';
+import { answer } from './answer.js';
 import type { CallBudget } from './budget.js';
+import { KRAKEN } from './kraken-ohlc.js';
 import { BTC_FIAT, CLOCK_SKEW_MS, JumpGuard, futureRefusal } from './plausible.js';
 
 /** One symbol's ticker as Kraken WS v2 sends it; prices are JSON numbers on the wire. */
@@ -25,22 +28,43 @@ export type KrakenMessage =
 
 export class MalformedMessage extends Error {}
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-const finiteOrNull = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-
-function parseTick(raw: unknown): KrakenTick {
-  if (!isObject(raw) || typeof raw.symbol !== 'string')
-    throw new MalformedMessage('ticker entry without a symbol');
-  const last = finiteOrNull(raw.last);
-  if (last === null || last <= 0) throw new MalformedMessage(`ticker ${raw.symbol}: last is not a price`);
-  let timestamp: Date | null = null;
-  if (typeof raw.timestamp === 'string') {
-    const t = new Date(raw.timestamp);
-    if (!Number.isNaN(t.getTime())) timestamp = t;
-  }
-  return { symbol: raw.symbol, last, bid: finiteOrNull(raw.bid), ask: finiteOrNull(raw.ask), timestamp };
-}
+/** One symbol's ticker in a ticker frame; its other fields are not read. */
+const Tick = Type.Object({
+  symbol: Type.String({ 'x-refused': 'is not a symbol' }),
+  last: Type.Number({ exclusiveMinimum: 0, 'x-refused': 'is not a price' }),
+  bid: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
+  ask: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
+  /** Older captures lack it. */
+  timestamp: Type.Optional(Type.String()),
+});
+/** The frames of the v2 API that are read; any other channel or method is passed over. */
+const Frames = {
+  ticker: answer(
+    KRAKEN,
+    Type.Object({
+      channel: Type.Literal('ticker'),
+      type: Type.Union([Type.Literal('snapshot'), Type.Literal('update')]),
+      data: Type.Array(Tick, { 'x-refused': 'is not a list of ticks' }),
+    }),
+  ),
+  heartbeat: answer(KRAKEN, Type.Object({ channel: Type.Literal('heartbeat') })),
+  status: answer(
+    KRAKEN,
+    Type.Object({
+      channel: Type.Literal('status'),
+      data: Type.Array(Type.Object({ system: Type.String() }), { minItems: 1 }),
+    }),
+  ),
+  subscribe: answer(
+    KRAKEN,
+    Type.Object({
+      method: Type.Literal('subscribe'),
+      success: Type.Optional(Type.Boolean()),
+      result: Type.Optional(Type.Object({ symbol: Type.Optional(Type.String()) })),
+      error: Type.Optional(Type.String()),
+    }),
+  ),
+};
 
 /**
  * Parses one text frame. Unknown channels, methods and fields are 'other' or ignored; only
@@ -53,30 +77,31 @@ export function parseKrakenMessage(text: string): KrakenMessage {
   } catch {
     throw new MalformedMessage(`not JSON: ${text.slice(0, 60)}`);
   }
-  if (!isObject(msg)) throw new MalformedMessage('not a JSON object');
-  if (msg.channel === 'heartbeat') return { kind: 'heartbeat' };
-  if (msg.channel === 'ticker' && (msg.type === 'snapshot' || msg.type === 'update')) {
-    if (!Array.isArray(msg.data)) throw new MalformedMessage('ticker without a data array');
-    return { kind: 'ticker', ticks: msg.data.map(parseTick) };
+  if (msg === null || typeof msg !== 'object' || Array.isArray(msg))
+    throw new MalformedMessage('not a JSON object');
+  if (Frames.heartbeat.is(msg)) return { kind: 'heartbeat' };
+  const { channel, type } = msg as Record<string, unknown>;
+  if (channel === 'ticker' && (type === 'snapshot' || type === 'update')) {
+    if (!Frames.ticker.is(msg)) throw new MalformedMessage(`ticker frame at ${Frames.ticker.refusal(msg)}`);
+    return { kind: 'ticker', ticks: msg.data.map(tick) };
   }
-  if (msg.channel === 'status') {
-    const first: unknown = Array.isArray(msg.data) ? msg.data[0] : undefined;
-    return {
-      kind: 'status',
-      system: isObject(first) && typeof first.system === 'string' ? first.system : '',
-    };
-  }
-  if (msg.method === 'subscribe') {
-    if (msg.success === true) {
-      const symbol = isObject(msg.result) && typeof msg.result.symbol === 'string' ? msg.result.symbol : '';
-      return { kind: 'subscribed', symbol };
-    }
-    return {
-      kind: 'subscribe-failed',
-      error: typeof msg.error === 'string' ? msg.error : 'subscribe failed',
-    };
-  }
+  if (Frames.status.is(msg)) return { kind: 'status', system: msg.data[0]!.system };
+  if (Frames.subscribe.is(msg))
+    return msg.success === true
+      ? { kind: 'subscribed', symbol: msg.result?.symbol ?? '' }
+      : { kind: 'subscribe-failed', error: msg.error ?? 'subscribe failed' };
   return { kind: 'other' };
+}
+
+function tick(t: Static<typeof Tick>): KrakenTick {
+  const at = t.timestamp === undefined ? null : new Date(t.timestamp);
+  return {
+    symbol: t.symbol,
+    last: t.last,
+    bid: t.bid ?? null,
+    ask: t.ask ?? null,
+    timestamp: at && !Number.isNaN(at.getTime()) ? at : null,
+  };
 }
 
 export function subscribeRequest(symbols: readonly string[], reqId: number) {

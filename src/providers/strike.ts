@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { FeedHealth } from '../shared/health.js';
 import type { OnBusy } from './budget.js';
-import { HttpProvider, ProviderError, type ProviderDeps } from './http.js';
+import { Type } from 'typebox';
+import { answer, malformed } from './answer.js';
+import { HttpProvider, type ProviderDeps } from './http.js';
 import { BTC_FIAT, CLOCK_SKEW_MS, FIAT_BTC, JumpGuard, feeRefusal, futureRefusal } from './plausible.js';
 
 /** 1 `sourceCurrency` = `amount` `targetCurrency`; amounts stay decimal strings, as sent. */
@@ -34,38 +36,33 @@ export interface QuoteRequest {
   feePolicy: 'INCLUSIVE' | 'EXCLUSIVE';
 }
 
-const DECIMAL = /^\d+(\.\d+)?$/;
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-
-function malformed(what: string): ProviderError {
-  return new ProviderError('strike', `malformed answer: ${what}`, { transient: false, status: 200 });
-}
-
-function money(v: unknown, field: string): StrikeMoney {
-  if (
-    !isObject(v) ||
-    typeof v.amount !== 'string' ||
-    !DECIMAL.test(v.amount) ||
-    typeof v.currency !== 'string'
-  )
-    throw malformed(`${field} is not {amount: decimal string, currency}`);
-  return { amount: v.amount, currency: v.currency };
-}
+const STRIKE = 'strike';
+const Decimal = Type.String({ pattern: '^\\d+(\\.\\d+)?$', 'x-refused': 'is not a decimal string' });
+const Money = Type.Object({ amount: Decimal, currency: Type.String() });
+/** `GET /v1/rates/ticker`: 1 sourceCurrency = amount targetCurrency, for each pair it quotes. */
+const Ticker = answer(
+  STRIKE,
+  Type.Array(Type.Object({ amount: Decimal, sourceCurrency: Type.String(), targetCurrency: Type.String() })),
+);
+/** `POST /v1/currency-exchange-quotes`; `created` and `validUntil` are read when they are text. */
+const Quote = answer(
+  STRIKE,
+  Type.Object({
+    id: Type.String(),
+    source: Money,
+    target: Money,
+    fee: Money,
+    created: Type.Optional(Type.Unknown()),
+    validUntil: Type.Optional(Type.Unknown()),
+  }),
+);
 
 export function parseTicker(body: unknown): StrikeRate[] {
-  if (!Array.isArray(body)) throw malformed('the rates ticker is not an array');
-  return body.map((r, i) => {
-    if (
-      !isObject(r) ||
-      typeof r.amount !== 'string' ||
-      !DECIMAL.test(r.amount) ||
-      typeof r.sourceCurrency !== 'string' ||
-      typeof r.targetCurrency !== 'string'
-    )
-      throw malformed(`rates ticker entry ${i}`);
-    return { amount: r.amount, sourceCurrency: r.sourceCurrency, targetCurrency: r.targetCurrency };
-  });
+  return Ticker.parse(body, 'the rates ticker').map((r) => ({
+    amount: r.amount,
+    sourceCurrency: r.sourceCurrency,
+    targetCurrency: r.targetCurrency,
+  }));
 }
 
 function dateOrNull(v: unknown): Date | null {
@@ -80,14 +77,15 @@ function priceKey(source: string, target: string) {
 }
 
 export function parseQuote(body: unknown): StrikeQuote {
-  if (!isObject(body) || typeof body.id !== 'string') throw malformed('quote without an id');
+  const q = Quote.parse(body, 'the quote');
+  const money = (m: StrikeMoney) => ({ amount: m.amount, currency: m.currency });
   return {
-    id: body.id,
-    source: money(body.source, 'source'),
-    target: money(body.target, 'target'),
-    fee: money(body.fee, 'fee'),
-    created: dateOrNull(body.created),
-    validUntil: typeof body.validUntil === 'string' ? body.validUntil : null,
+    id: q.id,
+    source: money(q.source),
+    target: money(q.target),
+    fee: money(q.fee),
+    created: dateOrNull(q.created),
+    validUntil: typeof q.validUntil === 'string' ? q.validUntil : null,
   };
 }
 
@@ -112,7 +110,7 @@ export class StrikeClient {
       clock: opts.clock,
       budget: opts.budget,
       maxBytes: opts.maxBytes,
-      name: 'strike',
+      name: STRIKE,
       baseUrl: opts.baseUrl.replace(/\/$/, ''),
       timeoutMs: opts.timeoutMs,
       retries: 0,
@@ -191,6 +189,6 @@ export class StrikeClient {
     const why = held.filter((h) => h !== null).join('; ');
     if (!why) return;
     this.health?.reject(why);
-    throw malformed(`implausible ${what}: ${why}`);
+    throw malformed(STRIKE, `implausible ${what}: ${why}`);
   }
 }

@@ -13,9 +13,9 @@ import { parseDescriptor, descriptorChecksum, type Script } from './descriptor.j
 
 export type { Script } from './descriptor.js';
 
-import { NETWORKS, type Network } from './network.js';
+import { NETWORKS, type Network } from '../../config.js';
 
-export { NETWORKS, type Network } from './network.js';
+export { NETWORKS, type Network } from '../../config.js';
 
 export type ExtendedKind = 'xpub' | 'ypub' | 'zpub' | 'tpub' | 'upub' | 'vpub';
 export type WatchKind = ExtendedKind | 'descriptor' | 'addresses';

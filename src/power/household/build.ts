@@ -1,5 +1,5 @@
 import type { TariffRecord } from '../../providers/energidataservice.js';
-import { gridCompany, type GridCompany } from './grid-companies.js';
+import { gridCompany, type GridCompany } from '../../shared/grid-companies.js';
 import {
   WHOLE,
   localTime,

@@ -51,7 +51,7 @@ export function cheapestRun(hours, size, value, basis) {
 
 /**
  * The window /api/cheapest found, in the page's terms.
- * @param {{ start_dk: string, end_dk: string, average_dkk_kwh: number, basis: 'spot' | 'total' }} w
+ * @param {import('./data.js').CheapestAnswer} w
  * @returns {Window}
  */
 export function fromApi(w) {

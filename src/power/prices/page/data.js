@@ -20,12 +20,19 @@ export const PART_KEYS = /** @type {const} */ ([
 /** @typedef {typeof PART_KEYS[number]} PartKey */
 
 /**
- * @typedef {{ date: string, complete: boolean, hours: number,
- *   items: { time_dk: string, price_area: string, price_dkk: number }[] }} ElpriceAnswer
- * @typedef {{ items: { time_dk: string, resolution_minutes: number, price_dkk: number }[] }} PricesAnswer
- * @typedef {{ time_dk: string, total?: number | null } & { [K in PartKey]?: number | null }} ConsumerItem
+ * What the page reads of the API's answers, whose types (api.d.ts) are written from the routes'
+ * schemas by `npm run page-types`: a change of the API shows here as a type error.
+ * @typedef {import('./api.js').ElpriceDay} ElpriceDay
+ * @typedef {Pick<ElpriceDay['items'][number], 'time_dk' | 'price_area' | 'price_dkk'>} ElpriceItem
+ * @typedef {Pick<ElpriceDay, 'date' | 'complete' | 'hours'> & { items: ElpriceItem[] }} ElpriceAnswer
+ * @typedef {import('./api.js').PricesDay['items'][number]} PriceItem
+ * @typedef {{ items: Pick<PriceItem, 'time_dk' | 'resolution_minutes' | 'price_dkk'>[] }} PricesAnswer
+ * @typedef {import('./api.js').ConsumerPrices['items'][number]} ConsumerPriceItem
+ * @typedef {Pick<ConsumerPriceItem, 'time_dk'> & Partial<Pick<ConsumerPriceItem, 'total' | PartKey>>} ConsumerItem
+ *   the parts may be missing: the page shows what it has
  * @typedef {{ items: ConsumerItem[] }} ConsumerAnswer
- * @typedef {{ start_dk: string, end_dk: string, average_dkk_kwh: number, basis: 'spot' | 'total' }} CheapestAnswer
+ * @typedef {import('./api.js').Cheapest} Cheapest
+ * @typedef {Pick<Cheapest, 'start_dk' | 'end_dk' | 'average_dkk_kwh' | 'basis'>} CheapestAnswer
  */
 
 /**

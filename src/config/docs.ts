@@ -1,7 +1,7 @@
-import { VARIABLES, type Variable } from './config-variables.js';
+import type { Variable } from './variable.js';
+import { VARIABLES } from './variables.js';
 
-export const TABLE_START =
-  '<!-- configuration table: generated from src/config-variables.ts by npm run config-docs -->';
+export const TABLE_START = '<!-- configuration table: generated from src/config/ by npm run config-docs -->';
 export const TABLE_END = '<!-- end of the configuration table -->';
 
 const entries = () => Object.entries(VARIABLES) as [string, Variable][];
@@ -43,7 +43,7 @@ function wrap(text: string, width = 98): string[] {
 export function envExample(): string {
   const out = [
     '# Every variable satwatt reads, with its default. Copy to .env and change what you need;',
-    '# variables set in the environment win over .env. Generated from src/config-variables.ts',
+    '# variables set in the environment win over .env. Generated from the declarations in src/config/',
     '# by npm run config-docs.',
   ];
   let group = '';

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { envExample, readmeTable, withTable } from './config-docs.js';
-import { VARIABLES } from './config-variables.js';
+import { envExample, readmeTable, withTable } from './docs.js';
+import { VARIABLES } from './variables.js';
 
-const read = (name: string) => readFileSync(new URL(`../${name}`, import.meta.url), 'utf8');
+const read = (name: string) => readFileSync(new URL(`../../${name}`, import.meta.url), 'utf8');
 
 describe('the configuration documents, generated from one list', () => {
   it('README.md holds the current table (run npm run config-docs after changing a variable)', () => {
