@@ -21,7 +21,7 @@ const examples: QueryExamples<typeof repository> = {
       },
     ],
   ],
-  walletWatchingKey: [['zpub…', 4]],
+  walletWatchingKey: [['zpub…', 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu', 4]],
   watchFaces: [[[4, 5]]],
   watchedWallets: [[]],
   recordScan: [[4, { scanned_at: at, chain_sats: 150_000, mempool_sats: -20_500, gap_limit: 20 }]],

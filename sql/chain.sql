@@ -136,8 +136,11 @@ select
 from
   "btc"."chain_watch"
 where
-  "key" = $1
-  and "wallet" <> $2;
+  (
+    "key" = $1
+    or "first_address" = $2
+  )
+  and "wallet" <> $3;
 
 -- src/btc/chain/repository.ts watchFaces
 select

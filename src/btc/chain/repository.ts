@@ -39,16 +39,21 @@ export async function insertWatch(
   await db.insertInto('btc.chain_watch').values(row).execute();
 }
 
-/** Another wallet watching the same key, which would count its sats twice. */
+/**
+ * Another wallet watching the same key, which would count its sats twice: the same text, or the
+ * same first address (the key written another way: a zpub and `wpkh(xpub…)` of it, or a list of
+ * its addresses).
+ */
 export function walletWatchingKey(
   db: Db,
   key: string,
+  firstAddress: string,
   other: number,
 ): Promise<{ wallet: number } | undefined> {
   return db
     .selectFrom('btc.chain_watch')
     .select('wallet')
-    .where('key', '=', key)
+    .where((eb) => eb.or([eb('key', '=', key), eb('first_address', '=', firstAddress)]))
     .where('wallet', '<>', other)
     .executeTakeFirst();
 }
