@@ -126,6 +126,26 @@ describe('the first scan', () => {
     expect(r.txs).toHaveLength(60);
     expect(new Set(r.txs.map((t) => t.txid)).size).toBe(60);
   });
+
+  it('stops paging where the Esplora answers a page it gave before, rather than ask for ever', async () => {
+    const chain = new FakeChain();
+    for (let i = 0; i < 30; i++)
+      chain.pay({ to: [{ address: recv(0), value: 1_000 + i }], block: 800_000 + i });
+    const source = new MemorySource(chain);
+    // the stats claim far more than the pages hold, and every next page is the newest again
+    const address = source.address.bind(source);
+    source.address = async (a: string) => {
+      const st = await address(a);
+      return a === recv(0) ? { ...st, chain: { ...st.chain, txCount: 1_000_000 } } : st;
+    };
+    source.chainTxs = async (a: string) => {
+      source.calls.chainTxs++;
+      return (await source.txs(a)).filter((t) => t.confirmed);
+    };
+    const r = await scan(source);
+    expect(source.calls.chainTxs).toBe(1);
+    expect(r.txs).toHaveLength(25);
+  });
 });
 
 describe('a later scan', () => {

@@ -107,6 +107,8 @@ export async function scanWallet(source: ChainSource, input: ScanInput): Promise
         const last = confirmed.at(-1)!.txid;
         page = await counted(() => source.chainTxs(address, last, signal));
         confirmed = page.filter((t) => t.confirmed);
+        // an Esplora that answers a page it gave before would be asked for ever
+        if (confirmed.every((t) => fetched.has(t.txid))) break;
         got += confirmed.length;
         for (const t of page) fetched.set(t.txid, t);
       }
