@@ -21,6 +21,7 @@ const examples: QueryExamples<typeof repository> = {
       },
     ],
   ],
+  lockWatchKeys: [[]],
   walletWatchingKey: [['zpub…', 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu', 4]],
   watchFaces: [[[4, 5]]],
   watchedWallets: [[]],

@@ -73,6 +73,10 @@ where
   "wallet" = $1
 for update;
 
+-- src/btc/chain/repository.ts lockWatchKeys
+select
+  pg_advisory_xact_lock($1);
+
 -- src/btc/chain/repository.ts recordScan
 update "btc"."chain_watch"
 set

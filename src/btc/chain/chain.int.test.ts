@@ -119,6 +119,14 @@ describe('a watch key', () => {
     expect(r.json().detail).toMatch(/wallet 4 watches the same key/);
   });
 
+  it('the same key given to two wallets at once is taken by one of them only', async () => {
+    for (let round = 0; round < 5; round++) {
+      const answers = await Promise.all([6, 7].map((w) => patch(w, { watch: TR_DESCRIPTOR })));
+      expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+      for (const w of [6, 7]) expect((await patch(w, { watch: null })).statusCode).toBe(200);
+    }
+  });
+
   it('the same key written another way on a second wallet is refused too: as a descriptor, or as its addresses', async () => {
     for (const watch of [
       `wpkh(${XPUB_OF_ZPUB}/<0;1>/*)`,

@@ -1,5 +1,6 @@
-import type { Insertable, Selectable } from 'kysely';
+import { sql, type Insertable, type Selectable } from 'kysely';
 import { writeInChunks } from '../../db/chunks.js';
+import { LOCK_KEYS } from '../../db/lock-keys.js';
 import type { Db } from '../../db/schema.js';
 import { walletsRelation } from '../ledger/repository.js';
 import type { ChainAddressesTable, ChainTxsTable, ChainWatchTable } from './tables.js';
@@ -37,6 +38,11 @@ export async function insertWatch(
   >,
 ): Promise<void> {
   await db.insertInto('btc.chain_watch').values(row).execute();
+}
+
+/** Serializes the setting of watch keys until the transaction ends, so the check for a key already watched holds. */
+export async function lockWatchKeys(db: Db): Promise<void> {
+  await sql`select pg_advisory_xact_lock(${LOCK_KEYS.chainWatch})`.execute(db);
 }
 
 /**

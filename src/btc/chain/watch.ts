@@ -40,6 +40,7 @@ export function walletWatch(network: Network): WalletWatch {
       if (watch === null) return;
       const { Addresses } = await keyLibraries();
       const first = new Addresses(watch).first();
+      await repo.lockWatchKeys(db);
       const other = await repo.walletWatchingKey(db, watch.text, first, wallet);
       if (other)
         throw conflict(
