@@ -73,6 +73,10 @@ where
   "wallet" = $1
 for update;
 
+-- src/btc/chain/repository.ts lockWatchKeys
+select
+  pg_advisory_xact_lock($1);
+
 -- src/btc/chain/repository.ts recordScan
 update "btc"."chain_watch"
 set
@@ -136,8 +140,11 @@ select
 from
   "btc"."chain_watch"
 where
-  "key" = $1
-  and "wallet" <> $2;
+  (
+    "key" = $1
+    or "first_address" = $2
+  )
+  and "wallet" <> $3;
 
 -- src/btc/chain/repository.ts watchFaces
 select

@@ -12,6 +12,8 @@ export const LOCK_KEYS = {
   mqttPublisher: 4_711_0030,
   /** Its holder runs the daily metering sync, the charges refresh and the CO₂ feed, and writes the Home Assistant statistics. */
   meteringSync: 4_711_0040,
+  /** Held by a transaction that sets a watch key: two wallets never take the same key at once. */
+  chainWatch: 4_711_0170,
   /** Held by a ledger import's transaction: imports see each other's references and lots whole. */
   ledgerImports: 4_711_0130,
 } as const;

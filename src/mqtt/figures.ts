@@ -149,11 +149,15 @@ export class FigureReader {
     ];
   }
 
-  /** Each watched wallet's difference from the chain in sats, unknown before its first scan. */
-  async chain(): Promise<Update[]> {
+  /**
+   * Each watched wallet's difference from the chain in sats, unknown before its first scan; null
+   * when the wallets could not be read (which is not a wallet fewer).
+   */
+  async chain(): Promise<Update[] | null> {
     const chain = this.sources.chain;
     if (!chain) return [];
-    const wallets = (await this.read('chain differences', () => chain.differences())) ?? [];
+    const wallets = await this.read('chain differences', () => chain.differences());
+    if (wallets === null) return null;
     return wallets.map((w) => ({
       entity: E.chainDifferenceEntity(w.wallet, w.name),
       state: S.text(w.difference_sats),

@@ -32,6 +32,8 @@ export class Publisher {
   private readonly states = new Map<string, string>();
   /** Private entities known only at run time (one per watched wallet), emptied like PRIVATE_ENTITIES. */
   private readonly withheld = new Map<string, Entity>();
+  /** Entities made at run time and published, by id: what the next runTime() may take away. */
+  private readonly made = new Map<string, Entity>();
   private outbox: Outbox | null = null;
 
   constructor(
@@ -53,6 +55,27 @@ export class Publisher {
       if (u.attributes !== undefined)
         this.put(this.states, attributesTopic(this.naming, u.entity), u.attributes);
     }
+  }
+
+  /**
+   * The entities made at run time as they are now (one per watched wallet): one made before and
+   * no longer among them (its key removed, its wallet deleted) has its topics emptied, which
+   * removes it from Home Assistant, and is never published again.
+   */
+  runTime(updates: Update[]): void {
+    const now = new Set(updates.map((u) => u.entity.id));
+    for (const [id, e] of this.made) {
+      if (now.has(id)) continue;
+      this.made.delete(id);
+      for (const t of [
+        discoveryTopic(this.naming, e),
+        stateTopic(this.naming, e),
+        attributesTopic(this.naming, e),
+      ])
+        if (this.configs.delete(t) || this.states.delete(t)) this.outbox?.publish(t, '');
+    }
+    for (const u of updates) if (this.allowed(u.entity)) this.made.set(u.entity.id, u.entity);
+    this.update(updates);
   }
 
   /**

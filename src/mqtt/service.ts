@@ -164,12 +164,13 @@ export class MqttService {
       this.refresh('prices', async () => {
         this.publisher.update(await this.deps.reader.power());
         if (!this.deps.naming.private) {
-          this.publisher.withhold((await this.deps.reader.chain()).map((u) => u.entity));
+          this.publisher.withhold(((await this.deps.reader.chain()) ?? []).map((u) => u.entity));
           return;
         }
         this.publisher.update(await this.deps.reader.costs());
         this.publisher.update(await this.deps.reader.portfolio());
-        this.publisher.update(await this.deps.reader.chain());
+        const chain = await this.deps.reader.chain();
+        if (chain) this.publisher.runTime(chain);
       }),
     );
     return this.figuresTurn;

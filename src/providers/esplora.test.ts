@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeEsplora, OUTSIDE, blockTime } from '../../test/fakes/esplora.js';
+import { FakeHttpServer } from '../../test/fakes/http.js';
 import { testDeps } from '../../test/support/providers.js';
 import { FeedHealth } from '../shared/health.js';
 import { EsploraClient } from './esplora.js';
@@ -102,6 +103,24 @@ describe('a provider that fails', () => {
     expect(e.message).toMatch(/malformed JSON from GET \/api\/address\/…\/txs$/);
     expect(e.message).not.toContain(A);
     expect(e.cause).toBeUndefined();
+  });
+
+  it('a redirect is not followed: no other server is ever asked about an address', async () => {
+    const stranger = await FakeHttpServer.start();
+    try {
+      fake.server.failAlways({
+        kind: 'status',
+        status: 302,
+        headers: { location: `${stranger.url}/api/address/${A}` },
+        text: '',
+      });
+      const e = await failure(client().address(A));
+      expect(stranger.requests).toHaveLength(0);
+      expect(e.message).toBe('esplora: HTTP 302 from GET /api/address/… (a redirect, not followed)');
+      expect(e.opts.transient).toBe(false);
+    } finally {
+      await stranger.close();
+    }
   });
 
   it('an error status names the path without the address', async () => {

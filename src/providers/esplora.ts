@@ -113,6 +113,8 @@ export class EsploraClient {
       initialDelayMs: opts.initialDelayMs ?? 500,
       maxDelayMs: 10_000,
       headers: auth ? () => ({ authorization: auth }) : undefined,
+      // the household's own server only: a redirect would hand its addresses to another
+      followRedirects: false,
     });
   }
 

@@ -33,6 +33,8 @@ export interface HttpProviderOptions extends ProviderDeps {
   rateLimitPauseMs?: number;
   health?: FeedHealth;
   headers?: () => Record<string, string> | Promise<Record<string, string>>;
+  /** False: a redirect fails the call instead of being followed to whatever server it names. */
+  followRedirects?: boolean;
 }
 
 export interface RequestOptions {
@@ -133,6 +135,7 @@ export class HttpProvider {
         headers,
         body: o.body === undefined ? undefined : JSON.stringify(o.body),
         signal,
+        redirect: this.opts.followRedirects === false ? 'manual' : 'follow',
       });
       bytes = await readCapped(res, this.opts.maxBytes);
     } catch (e) {
@@ -151,6 +154,11 @@ export class HttpProvider {
         },
       );
     }
+    if (this.opts.followRedirects === false && res.status >= 300 && res.status < 400)
+      throw fail(`HTTP ${res.status} from ${method} ${url.pathname} (a redirect, not followed)`, {
+        status: res.status,
+        transient: false,
+      });
     if (!res.ok) {
       const text = bytes.toString('utf8');
       const retryAfterMs =

@@ -71,4 +71,19 @@ describe('the chain difference sensor', () => {
       await app.close();
     }
   });
+
+  it('a wallet whose watch key is removed has its sensor taken off the broker at the next round', async () => {
+    const app = await start(true);
+    try {
+      await app.startFeeds();
+      expect(await ha.until(STATE, (p) => p === '50000')).toBe('50000');
+      expect((await app.call('PATCH', '/api/wallets/4', { watch: null }, auth)).statusCode).toBe(200);
+      app.clock.advance(15 * 60_000);
+      await ha.until(STATE, (p) => p === '');
+      const retained = await ha.retainedNow();
+      expect([...retained.keys()].filter((t) => t.includes('chain_difference'))).toEqual([]);
+    } finally {
+      await app.close();
+    }
+  });
 });

@@ -85,6 +85,20 @@ describe('a failing Esplora', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(950);
   });
 
+  it('asked to stay away longer than a retry waits: 503 with its Retry-After at once, the next scan too, nothing asked', async () => {
+    esplora.server.failNext({ kind: 'rate-limit', retryAfterSeconds: 3_600 });
+    const first = await scan();
+    expect(first.statusCode).toBe(503);
+    expect(Number(first.headers['retry-after'])).toBeGreaterThan(3_500);
+    const asked = esplora.server.requests.length;
+    const started = Date.now();
+    const again = await scan();
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(again.statusCode, again.body).toBe(503);
+    expect(Number(again.headers['retry-after'])).toBeGreaterThan(3_500);
+    expect(esplora.server.requests.length).toBe(asked);
+  });
+
   it('a body cut off once is asked again', async () => {
     esplora.truncateNext(1);
     expect((await scan()).statusCode).toBe(200);

@@ -18,6 +18,10 @@ import {
 const ZPRV =
   'zprvAdG4iTXWBoARxkkzNpNh8r6Qag3irQB8PzEMkAFeTRXxHpbF9z4QgEvBRmfvqWvGp42t42nvgGpNgYSJA9iefm1yYNZKEm7z6qUWCroSQnE';
 
+/** ZPUB with the version bytes of an xpub: the same key, as a descriptor takes it. */
+const XPUB_OF_ZPUB =
+  'xpub6CatWdiZiodmUeTDp8LT5or8nmbKNcuyvz7WyksVFkKB4RHwCD3XyuvPEbvqAQY3rAPshWcMLoP2fMFMKHPJ4ZeZXYVUhLv1VMrjPC7PW6V';
+
 let esplora: FakeEsplora;
 let app: TestApp;
 beforeAll(async () => {
@@ -113,6 +117,26 @@ describe('a watch key', () => {
     const r = await patch(7, { watch: ZPUB });
     expect(r.statusCode).toBe(409);
     expect(r.json().detail).toMatch(/wallet 4 watches the same key/);
+  });
+
+  it('the same key given to two wallets at once is taken by one of them only', async () => {
+    for (let round = 0; round < 5; round++) {
+      const answers = await Promise.all([6, 7].map((w) => patch(w, { watch: TR_DESCRIPTOR })));
+      expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+      for (const w of [6, 7]) expect((await patch(w, { watch: null })).statusCode).toBe(200);
+    }
+  });
+
+  it('the same key written another way on a second wallet is refused too: as a descriptor, or as its addresses', async () => {
+    for (const watch of [
+      `wpkh(${XPUB_OF_ZPUB}/<0;1>/*)`,
+      `wpkh(${XPUB_OF_ZPUB})`,
+      [TREZOR.address(0, 0), TREZOR.address(0, 1)],
+    ]) {
+      const r = await patch(7, { watch });
+      expect(r.statusCode, r.body).toBe(409);
+      expect(r.json().detail).toMatch(/wallet 4 watches the same key/);
+    }
   });
 
   it('null removes it, with what its scans found; the wallet goes back to its plain fields', async () => {

@@ -21,10 +21,13 @@ export function esploraOf(ctx: AppContext): ChainSource | null {
     timeoutMs: ctx.config.providerTimeoutMs,
     health: ctx.health.feed(FEED, true),
   });
+  // The household's own node: a scan that it asks to stay away fails at once (503, Retry-After)
+  // rather than sleep through the pause holding the wallet's scan, which every caller would join.
+  const o = (signal: AbortSignal) => ({ signal, onBusy: 'owner' as const });
   return {
-    address: (a, signal) => client.address(a, { signal }),
-    txs: (a, signal) => client.txs(a, { signal }),
-    chainTxs: (a, last, signal) => client.chainTxs(a, last, { signal }),
+    address: (a, signal) => client.address(a, o(signal)),
+    txs: (a, signal) => client.txs(a, o(signal)),
+    chainTxs: (a, last, signal) => client.chainTxs(a, last, o(signal)),
   };
 }
 

@@ -1,5 +1,6 @@
-import type { Insertable, Selectable } from 'kysely';
+import { sql, type Insertable, type Selectable } from 'kysely';
 import { writeInChunks } from '../../db/chunks.js';
+import { LOCK_KEYS } from '../../db/lock-keys.js';
 import type { Db } from '../../db/schema.js';
 import { walletsRelation } from '../ledger/repository.js';
 import type { ChainAddressesTable, ChainTxsTable, ChainWatchTable } from './tables.js';
@@ -39,16 +40,26 @@ export async function insertWatch(
   await db.insertInto('btc.chain_watch').values(row).execute();
 }
 
-/** Another wallet watching the same key, which would count its sats twice. */
+/** Serializes the setting of watch keys until the transaction ends, so the check for a key already watched holds. */
+export async function lockWatchKeys(db: Db): Promise<void> {
+  await sql`select pg_advisory_xact_lock(${LOCK_KEYS.chainWatch})`.execute(db);
+}
+
+/**
+ * Another wallet watching the same key, which would count its sats twice: the same text, or the
+ * same first address (the key written another way: a zpub and `wpkh(xpub…)` of it, or a list of
+ * its addresses).
+ */
 export function walletWatchingKey(
   db: Db,
   key: string,
+  firstAddress: string,
   other: number,
 ): Promise<{ wallet: number } | undefined> {
   return db
     .selectFrom('btc.chain_watch')
     .select('wallet')
-    .where('key', '=', key)
+    .where((eb) => eb.or([eb('key', '=', key), eb('first_address', '=', firstAddress)]))
     .where('wallet', '<>', other)
     .executeTakeFirst();
 }

@@ -62,14 +62,15 @@ const known = (r: ScanResult): KnownAddress[] =>
   }));
 const used = (r: ScanResult) => r.addresses.filter((a) => a.chainTxCount + a.mempoolTxCount > 0);
 const unconfirmed = (r: ScanResult) => r.txs.filter((t) => !t.confirmed).map((t) => t.txid);
+const input = (prior?: ScanResult, gapLimit = 3) => ({
+  addresses: wallet,
+  gapLimit,
+  known: prior ? known(prior) : [],
+  unconfirmed: prior ? unconfirmed(prior) : [],
+  signal: NEVER,
+});
 const scan = (source: ChainSource, prior?: ScanResult, gapLimit = 3) =>
-  scanWallet(source, {
-    addresses: wallet,
-    gapLimit,
-    known: prior ? known(prior) : [],
-    unconfirmed: prior ? unconfirmed(prior) : [],
-    signal: NEVER,
-  });
+  scanWallet(source, input(prior, gapLimit));
 
 describe('the first scan', () => {
   it('walks receive and change until the gap limit, reads each used address’s history, sums the sats', async () => {
@@ -125,6 +126,38 @@ describe('the first scan', () => {
     expect(source.calls.chainTxs).toBe(2);
     expect(r.txs).toHaveLength(60);
     expect(new Set(r.txs.map((t) => t.txid)).size).toBe(60);
+  });
+
+  it('refuses an Esplora that says every address is used, rather than walk for ever', async () => {
+    const source = new MemorySource(new FakeChain());
+    source.address = async () => {
+      source.calls.address++;
+      return { chain: { txCount: 1, funded: 0, spent: 0 }, mempool: { txCount: 0, funded: 0, spent: 0 } };
+    };
+    source.txs = async () => [];
+    const walk = scanWallet(source, { ...input(), maxIndex: 50 });
+    await expect(walk).rejects.toThrow(/every address of chain 0 up to index 50 is said to be used/);
+    expect(source.calls.address).toBe(50);
+  });
+
+  it('stops paging where the Esplora answers a page it gave before, rather than ask for ever', async () => {
+    const chain = new FakeChain();
+    for (let i = 0; i < 30; i++)
+      chain.pay({ to: [{ address: recv(0), value: 1_000 + i }], block: 800_000 + i });
+    const source = new MemorySource(chain);
+    // the stats claim far more than the pages hold, and every next page is the newest again
+    const address = source.address.bind(source);
+    source.address = async (a: string) => {
+      const st = await address(a);
+      return a === recv(0) ? { ...st, chain: { ...st.chain, txCount: 1_000_000 } } : st;
+    };
+    source.chainTxs = async (a: string) => {
+      source.calls.chainTxs++;
+      return (await source.txs(a)).filter((t) => t.confirmed);
+    };
+    const r = await scan(source);
+    expect(source.calls.chainTxs).toBe(1);
+    expect(r.txs).toHaveLength(25);
   });
 });
 

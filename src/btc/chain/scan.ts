@@ -7,6 +7,7 @@
  */
 import type { AddressStats, ChainTx } from '../../providers/esplora.js';
 import { CHAIN_PAGE } from '../../providers/esplora.js';
+import { ProviderError } from '../../providers/errors.js';
 import type { Addresses } from './derive.js';
 
 export interface ChainSource {
@@ -57,7 +58,12 @@ export interface ScanInput {
   /** Stored transactions still unconfirmed: those no address lists any more are gone. */
   unconfirmed: readonly string[];
   signal: AbortSignal;
+  /** The indexes a chain is walked through at most: past them the Esplora's answers are not believed. */
+  maxIndex?: number;
 }
+
+/** More used addresses on one chain than any household wallet has. */
+export const MAX_INDEX = 100_000;
 
 export interface ScanResult {
   /** Every address asked about, in order; those without a transaction have counts of 0. */
@@ -107,6 +113,8 @@ export async function scanWallet(source: ChainSource, input: ScanInput): Promise
         const last = confirmed.at(-1)!.txid;
         page = await counted(() => source.chainTxs(address, last, signal));
         confirmed = page.filter((t) => t.confirmed);
+        // an Esplora that answers a page it gave before would be asked for ever
+        if (confirmed.every((t) => fetched.has(t.txid))) break;
         got += confirmed.length;
         for (const t of page) fetched.set(t.txid, t);
       }
@@ -123,6 +131,12 @@ export async function scanWallet(source: ChainSource, input: ScanInput): Promise
     for (let chain = 0; chain < addresses.chains; chain++) {
       let unused = 0;
       for (let index = 0; unused < gapLimit; index++) {
+        if (index >= (input.maxIndex ?? MAX_INDEX))
+          throw new ProviderError(
+            'esplora',
+            `every address of chain ${chain} up to index ${index} is said to be used: refused as implausible`,
+            { transient: false, badAnswer: true, status: 200 },
+          );
         const address = known.get(`${chain}/${index}`)?.address ?? addresses.address(chain, index);
         unused = (await visit(chain, index, address)) ? 0 : unused + 1;
       }

@@ -38,16 +38,20 @@ export function walletWatch(network: Network): WalletWatch {
       if (current && watch && current.key === watch.text && current.network === watch.network) return;
       await repo.deleteWatch(db, wallet);
       if (watch === null) return;
-      const other = await repo.walletWatchingKey(db, watch.text, wallet);
-      if (other)
-        throw conflict(`watch: wallet ${other.wallet} watches the same key; its sats would be counted twice`);
       const { Addresses } = await keyLibraries();
+      const first = new Addresses(watch).first();
+      await repo.lockWatchKeys(db);
+      const other = await repo.walletWatchingKey(db, watch.text, first, wallet);
+      if (other)
+        throw conflict(
+          `watch: wallet ${other.wallet} watches the same key (the same first address); its sats would be counted twice`,
+        );
       await repo.insertWatch(db, {
         wallet,
         kind: watch.kind,
         network: watch.network,
         key: watch.text,
-        first_address: new Addresses(watch).first(),
+        first_address: first,
         fingerprint: watch.fingerprint,
       });
     },

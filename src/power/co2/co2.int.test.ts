@@ -71,14 +71,17 @@ const realized = (t: Date) => generatedCo2(t);
 const forecast = (issue: number) => (t: Date) => generatedCo2(t) + 7 + issue;
 
 describe('the CO₂ feed', () => {
-  it('answers plainly before anything is stored: no intervals, no window, no rates', async () => {
+  it('answers plainly before anything is stored: no intervals; no window and no rates yet, 503 with Retry-After', async () => {
     expect(await co2('date=2026-11-03')).toMatchObject({ complete: false, items: [] });
-    const window = await app.call('GET', '/api/greenest?minutes=60');
-    expect(window.statusCode).toBe(404);
-    expect(window.json<{ detail: string }>().detail).toMatch(/\(0 quarter hours have values\)$/);
-    const evcc = await app.call('GET', '/api/evcc/co2');
-    expect(evcc.statusCode).toBe(200);
-    expect(evcc.json()).toEqual([]);
+    for (const url of ['/api/greenest?minutes=60', '/api/evcc/co2']) {
+      const r = await app.call('GET', url);
+      expect(r.statusCode, url).toBe(503);
+      expect(r.headers['retry-after']).toBe('60');
+      expect(r.json<{ detail: string }>().detail).toMatch(/no CO₂ value from now on is stored yet/);
+    }
+    // a span where nothing can be published yet is still a window that does not fit
+    const late = await app.call('GET', '/api/greenest?minutes=60&after=2026-11-20T00:00');
+    expect(late.statusCode).toBe(404);
   });
 
   it('stores the realized values since yesterday and the prognosis as issued, and says so in /health', async () => {

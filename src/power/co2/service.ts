@@ -6,6 +6,7 @@ import type { Co2Provider } from '../../providers/energidataservice-co2.js';
 import { ProviderError } from '../../providers/http.js';
 import { BudgetExhausted } from '../../providers/budget.js';
 import { untilAborted } from '../../shared/abort.js';
+import { unavailable } from '../../shared/refusal.js';
 import type { Clock } from '../../shared/clock.js';
 import {
   addDays,
@@ -117,6 +118,21 @@ export class Co2Service {
       complete: items.length === danishDaySteps(day, minutes).length,
       items,
     };
+  }
+
+  /**
+   * Refuses while no CO₂ value from now on is stored (a first start before the feed's first round,
+   * or its provider down since): the answer is not there yet, rather than an empty one.
+   */
+  async needCurrent(): Promise<void> {
+    const { db, clock } = this.deps;
+    const [realized, forecast] = await Promise.all([repo.realizedThrough(db), repo.forecastThrough(db)]);
+    const latest = Math.max(realized?.getTime() ?? 0, forecast?.getTime() ?? 0);
+    if (latest <= clock.now().getTime())
+      throw unavailable(
+        'no CO₂ value from now on is stored yet: the CO₂ feed has not brought them (feeds.co2 in /health)',
+        60,
+      );
   }
 
   /**

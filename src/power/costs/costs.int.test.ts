@@ -279,6 +279,20 @@ describe('days whose metering has not arrived (it comes a day or more late)', ()
     expect(body.total).toMatchObject({ complete: false, missing_days: ['2026-03-30', '2026-03-31'] });
   });
 
+  it('sums the range to null, never 0, where no day is metered or no interval priced', async () => {
+    const none = await costs('from=2026-03-31&to=2026-04-02');
+    expect(none.total).toMatchObject({
+      hours: 0,
+      consumption_kwh: null,
+      cost_dkk: null,
+      production_kwh: null,
+      sold_value_dkk: null,
+    });
+    // metered, but the electricity tax is missing on 2026-05-05: nothing is priced yet
+    const unpriced = await costs('from=2026-05-05&to=2026-05-05');
+    expect(unpriced.total).toMatchObject({ hours: 2, hours_priced: 0, consumption_kwh: 3, cost_dkk: null });
+  });
+
   it('finds the last day metered whole: a 23-hour day, and a 25-hour day of quarter hours only with all 100', async () => {
     const db = app.ctx.database.db;
     const lastIn = (from: string, to: string) =>

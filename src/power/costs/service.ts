@@ -214,6 +214,8 @@ export class CostService {
       hours += Number(r.hours);
       hoursPriced += Number(r.hours_priced);
     }
+    // As a day's: nothing metered (or nothing priced) sums to unknown, never to 0.
+    const metered = (v: Big) => (hours > 0 ? num(v) : null);
     return {
       from,
       to,
@@ -222,10 +224,10 @@ export class CostService {
       total: {
         complete: missing.length === 0,
         missing_days: missing,
-        consumption_kwh: num(sums.consumption_kwh)!,
-        cost_dkk: num(sums.cost_dkk)!,
-        production_kwh: num(sums.production_kwh)!,
-        sold_value_dkk: num(sums.sold_value_dkk)!,
+        consumption_kwh: metered(sums.consumption_kwh),
+        cost_dkk: hoursPriced > 0 ? num(sums.cost_dkk) : null,
+        production_kwh: metered(sums.production_kwh),
+        sold_value_dkk: metered(sums.sold_value_dkk),
         hours,
         hours_priced: hoursPriced,
         self_consumed_kwh: num(sums.self_consumed_kwh),

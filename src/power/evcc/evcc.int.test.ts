@@ -190,7 +190,7 @@ describe("evcc's custom tariffs", () => {
         chargesVersion: 1,
         elprice: () => Promise.resolve({ json: Buffer.alloc(0), complete: true }),
       },
-      co2: { quarters: () => Promise.resolve([]) },
+      co2: { quarters: () => Promise.resolve([]), needCurrent: () => Promise.resolve() },
       config: { ...app.ctx.config, priceArea: 'DK1' },
     });
     const withoutTotals = {
@@ -204,7 +204,7 @@ describe("evcc's custom tariffs", () => {
         db: app.ctx.database.db,
         clock: app.clock,
         windows: withoutTotals,
-        co2: { quarters: () => Promise.resolve([]) },
+        co2: { quarters: () => Promise.resolve([]), needCurrent: () => Promise.resolve() },
         household: () => ({
           configured,
           source: configured ? 'config' : null,

@@ -16,7 +16,7 @@ export interface EvccDeps {
   db: Db;
   clock: Clock;
   windows: Pick<WindowService, 'priceQuarters'>;
-  co2: Pick<Co2Service, 'quarters'>;
+  co2: Pick<Co2Service, 'quarters' | 'needCurrent'>;
   household: () => HouseholdStatus;
   config: Pick<Config, 'priceArea'>;
 }
@@ -88,6 +88,7 @@ export class EvccService {
       to,
       signal,
     );
+    if (quarters.length === 0) await this.deps.co2.needCurrent();
     return quarters.map((q) => rate(q.start.getTime(), Number(meanGKwh(q.sum, q.values).toString())));
   }
 

@@ -143,8 +143,8 @@ describe('a month of a quarter-hour meter written as statistics', () => {
     expect(valueHours).toHaveLength(7 * 31);
     for (const h of valueHours) close(h.state, value.get(Date.parse(h.start))!, 1e-9);
     // /api/costs rounds each day to the øre: 31 days differ by at most 31 half øre
-    expect(Math.abs(costHours.at(-1)!.sum! - costs.total.cost_dkk)).toBeLessThanOrEqual(31 * 0.005);
-    expect(Math.abs(valueHours.at(-1)!.sum! - costs.total.sold_value_dkk)).toBeLessThanOrEqual(31 * 0.005);
+    expect(Math.abs(costHours.at(-1)!.sum! - costs.total.cost_dkk!)).toBeLessThanOrEqual(31 * 0.005);
+    expect(Math.abs(valueHours.at(-1)!.sum! - costs.total.sold_value_dkk!)).toBeLessThanOrEqual(31 * 0.005);
   });
 
   it("sums to /api/bill's lines per kWh (spot, tariffs, markup) with VAT, to the øre of each line; no subscription", async () => {

@@ -150,7 +150,7 @@ describe('the cheapest window kept in memory', () => {
       db: app.ctx.database.db,
       clock: app.clock,
       prices,
-      co2: { quarters: () => Promise.resolve([]) },
+      co2: { quarters: () => Promise.resolve([]), needCurrent: () => Promise.resolve() },
       config: app.ctx.config,
     });
     const q = { minutes: 60, after: '2026-02-20T00:00', before: '2026-02-21T00:00', area: 'DK1' };

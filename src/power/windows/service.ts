@@ -26,7 +26,7 @@ export interface WindowDeps {
   clock: Clock;
   /** The fetch of a day not stored (its read-through), and the version of the charges caches compare. */
   prices: Pick<PriceService, 'elprice' | 'chargesVersion'>;
-  co2: Pick<Co2Service, 'quarters'>;
+  co2: Pick<Co2Service, 'quarters' | 'needCurrent'>;
   config: Pick<Config, 'priceArea' | 'supplierMarkupDkkKwh' | 'vatRate'>;
 }
 
@@ -120,6 +120,8 @@ export class WindowService {
       r.to > r.from ? await this.deps.co2.quarters(r.area, new Date(r.from), new Date(r.to), signal) : [];
     const slots = quarters.map((c) => ({ start: c.start.getTime(), value: c.sum }));
     const run = lowestRun(slots, r.n);
+    if (slots.length === 0 && r.to > r.from && r.to > this.deps.clock.now().getTime())
+      await this.deps.co2.needCurrent();
     if (!run)
       throw notFound(
         `no ${r.minutes} minutes of consecutive quarter hours with CO₂ values for ${r.area} ${this.span(r)} (${slots.length} quarter hours have values)`,
