@@ -29,9 +29,11 @@ const STREAMS = /\/stream\//;
  */
 const JOBS = /^\/api\/jobs\//;
 
-/** The documented 503s while the feeds are off: no price or quote has arrived yet. */
+/** The documented 503s while the feeds are off: no price, quote or CO₂ value has arrived yet. */
 const DOCUMENTED_503: [string, RegExp][] = [
   ['GET /api/price/latest', /no spot price has arrived yet/],
+  ['GET /api/evcc/co2', /no CO₂ value from now on is stored yet/],
+  ['GET /api/greenest', /no CO₂ value from now on is stored yet/],
   ['GET /api/quote/latest', /no quote has been obtained yet/],
   ['POST /api/quote', /the quote feed is off/],
 ];
