@@ -34,7 +34,12 @@ const NONE: DayIntervals = { intervals: [], complete: false };
 /** An instant as ISO 8601 in UTC to the minute: every interval starts on a whole minute. */
 export const utcMinute = (t: number): string => `${new Date(t).toISOString().slice(0, 16)}Z`;
 
-const intervals = <T>(items: T[], start: (i: T) => string, minutes: (i: T) => number, value: (i: T) => Big | null) =>
+const intervals = <T>(
+  items: T[],
+  start: (i: T) => string,
+  minutes: (i: T) => number,
+  value: (i: T) => Big | null,
+) =>
   items.map((i) => {
     const t = Date.parse(start(i));
     return { start: t, end: t + minutes(i) * 60_000, value: value(i) };
@@ -43,7 +48,12 @@ const intervals = <T>(items: T[], start: (i: T) => string, minutes: (i: T) => nu
 /** Spot prices, DKK/kWh (the API's DKK/MWh with the decimal point shifted). */
 export function spotDay(day: PricesDay | null): DayIntervals {
   if (!day) return NONE;
-  const list = intervals(day.items, (i) => i.time_dk, (i) => i.resolution_minutes, (i) => new Big(i.price_dkk).div(1000));
+  const list = intervals(
+    day.items,
+    (i) => i.time_dk,
+    (i) => i.resolution_minutes,
+    (i) => new Big(i.price_dkk).div(1000),
+  );
   return { intervals: list, complete: day.complete && list.length > 0 };
 }
 
@@ -51,7 +61,12 @@ export function spotDay(day: PricesDay | null): DayIntervals {
 export function consumerDay(day: ConsumerPrices | null): DayIntervals {
   if (!day) return NONE;
   const minutes = day.resolution === 'quarter' ? 15 : 60;
-  const list = intervals(day.items, (i) => i.time_dk, () => minutes, (i) => (i.total === null ? null : new Big(i.total)));
+  const list = intervals(
+    day.items,
+    (i) => i.time_dk,
+    () => minutes,
+    (i) => (i.total === null ? null : new Big(i.total)),
+  );
   return { intervals: list, complete: day.complete && list.length > 0 };
 }
 
@@ -59,7 +74,12 @@ export function consumerDay(day: ConsumerPrices | null): DayIntervals {
 export function co2Day(day: Co2Day | null): DayIntervals {
   if (!day) return NONE;
   const minutes = day.resolution === 'quarter' ? 15 : 60;
-  const list = intervals(day.items, (i) => i.time_dk, () => minutes, (i) => new Big(i.g_kwh));
+  const list = intervals(
+    day.items,
+    (i) => i.time_dk,
+    () => minutes,
+    (i) => new Big(i.g_kwh),
+  );
   return { intervals: list, complete: day.complete && list.length > 0 };
 }
 

@@ -22,10 +22,12 @@ import { WindowReader, type WindowSources } from './windows/read.js';
  * same instant.
  */
 export interface MqttSources {
-  power: {
-    prices: Pick<PriceService, 'prices' | 'charges' | 'onChargesChanged'>;
-    costs: Pick<CostService, 'consumerPrices' | 'cheapest' | 'costs' | 'lastMeteredDay'>;
-  } & WindowSources | null;
+  power:
+    | ({
+        prices: Pick<PriceService, 'prices' | 'charges' | 'onChargesChanged'>;
+        costs: Pick<CostService, 'consumerPrices' | 'cheapest' | 'costs' | 'lastMeteredDay'>;
+      } & WindowSources)
+    | null;
   market: Pick<MarketService, 'latestPrice' | 'latestQuote'> | null;
   portfolio: Pick<PortfolioService, 'portfolio'> | null;
   /** The watched wallets’ differences from the chain. */

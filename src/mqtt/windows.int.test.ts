@@ -49,7 +49,8 @@ async function start(now: string): Promise<TestApp> {
 const co2Rows = (from: string, to: string, value: (t: number) => number): Co2Row[] => {
   const out: Co2Row[] = [];
   for (let t = Date.parse(from); t < Date.parse(to); t += 300_000)
-    for (const area of ['DK1', 'DK2'] as const) out.push({ timeUtc: new Date(t), area, gKwh: String(value(t)) });
+    for (const area of ['DK1', 'DK2'] as const)
+      out.push({ timeUtc: new Date(t), area, gKwh: String(value(t)) });
   return out;
 };
 
@@ -58,7 +59,11 @@ beforeAll(async () => {
   eds.tariffs = radiusTariffRecords();
   // CO₂: 200 g/kWh everywhere but a dip of 50 from 01:00 to 02:00 Danish time on the 4th
   const dip = [Date.parse('2026-07-03T23:00:00Z'), Date.parse('2026-07-04T00:00:00Z')];
-  await upsertRealized(db.database.db, new Date(NOW), co2Rows('2026-07-02T22:00:00Z', '2026-07-03T10:05:00Z', () => 210));
+  await upsertRealized(
+    db.database.db,
+    new Date(NOW),
+    co2Rows('2026-07-02T22:00:00Z', '2026-07-03T10:05:00Z', () => 210),
+  );
   await insertForecast(
     db.database.db,
     new Date(NOW),
@@ -122,13 +127,17 @@ describe('the windows as entities', () => {
     expect(configs.get('satwatt_greenest_window_end_hour')).toMatchObject({ min: 0, max: 23, step: 1 });
     expect(configs.get('satwatt_cheapest_window_start')).toMatchObject({ device_class: 'timestamp' });
     expect(configs.get('satwatt_cheap_now')).toMatchObject({ state_topic: 'satwatt/cheap_now/state' });
-    expect((await ha.retainedNow()).get('homeassistant/number/satwatt/satwatt_cheapest_window_minutes/config')).toBeDefined();
+    expect(
+      (await ha.retainedNow()).get('homeassistant/number/satwatt/satwatt_cheapest_window_minutes/config'),
+    ).toBeDefined();
   });
 
   it('finds the window /api/cheapest and /api/greenest find, by 07:00 by default', async () => {
     const cheapest = (await windowOf('cheapest', 180)) as CheapestWindow;
     expect(await ha.until(state('cheapest_window_minutes'))).toBe('180');
-    expect(await ha.until(state('cheapest_window_start'), (p) => p === cheapest.start_dk)).toBe(cheapest.start_dk);
+    expect(await ha.until(state('cheapest_window_start'), (p) => p === cheapest.start_dk)).toBe(
+      cheapest.start_dk,
+    );
     expect(await ha.until(state('cheapest_window_end'))).toBe(cheapest.end_dk);
     expect(await ha.until(state('cheapest_window_price'))).toBe(String(cheapest.average_dkk_kwh));
     const greenest = (await windowOf('greenest', 180)) as GreenestWindow;
@@ -138,7 +147,11 @@ describe('the windows as entities', () => {
     expect(await ha.until(state('co2'))).toBe('203.33');
     const co2 = JSON.parse(await ha.until(attributes('co2'))) as DayAttributes;
     expect(co2.raw_today).toHaveLength(96);
-    expect(co2.raw_today[48]).toEqual({ start: '2026-07-03T10:00Z', end: '2026-07-03T10:15Z', value: 203.33 });
+    expect(co2.raw_today[48]).toEqual({
+      start: '2026-07-03T10:00Z',
+      end: '2026-07-03T10:15Z',
+      value: 203.33,
+    });
     expect(co2.raw_tomorrow[4]).toEqual({ start: '2026-07-03T23:00Z', end: '2026-07-03T23:15Z', value: 50 });
     expect([co2.tomorrow_valid, co2.min, co2.max]).toEqual([true, 200, 210]);
   });
@@ -220,7 +233,9 @@ describe('the price sensors in the shape of the Nord Pool and Energi Data Servic
       console.info(`${object} attributes on ${day} (${today} + ${tomorrow} quarters): ${bytes} bytes`);
       expect(bytes).toBeLessThan(HA_ATTRIBUTES_LIMIT - 512);
     }
-    const prices = await api<{ items: { time_dk: string; price_dkk: number }[] }>(`/api/prices?date=${day}&area=DK1`);
+    const prices = await api<{ items: { time_dk: string; price_dkk: number }[] }>(
+      `/api/prices?date=${day}&area=DK1`,
+    );
     const spot = JSON.parse(ha.last.get(attributes('spot_price'))!) as DayAttributes;
     expect(spot.today[5]).toBe(Number((prices.items[5]!.price_dkk / 1000).toFixed(4)));
   });

@@ -2,7 +2,13 @@ import type { Logger } from 'pino';
 import type { Db } from '../../db/schema.js';
 import type { Clock } from '../../shared/clock.js';
 import { commandTopic, type Entity, type Naming } from '../entities.js';
-import { DEFAULT_WINDOW, WINDOW_ENTITIES, WINDOW_KINDS, type WindowKind, type WindowSetting } from './entities.js';
+import {
+  DEFAULT_WINDOW,
+  WINDOW_ENTITIES,
+  WINDOW_KINDS,
+  type WindowKind,
+  type WindowSetting,
+} from './entities.js';
 import * as repo from './repository.js';
 
 export type WindowSettings = Record<WindowKind, WindowSetting>;
@@ -44,7 +50,8 @@ export class WindowControl {
       const next = { ...this.last };
       for (const kind of WINDOW_KINDS) next[kind] = DEFAULT_WINDOW;
       for (const s of await repo.windowSettings(this.deps.db))
-        if (s.kind === 'cheapest' || s.kind === 'greenest') next[s.kind] = { minutes: s.minutes, endHour: s.end_hour };
+        if (s.kind === 'cheapest' || s.kind === 'greenest')
+          next[s.kind] = { minutes: s.minutes, endHour: s.end_hour };
       this.last = next;
     } catch (e) {
       this.deps.log.warn({ err: (e as Error).message }, 'mqtt: the window settings could not be read');

@@ -104,6 +104,9 @@ export const CO2: Entity = {
 };
 
 export const ALL_WINDOW_ENTITIES: Entity[] = [
-  ...WINDOW_KINDS.flatMap((k) => Object.values(WINDOW_ENTITIES[k])),
+  ...WINDOW_KINDS.flatMap((k): Entity[] => {
+    const e = WINDOW_ENTITIES[k];
+    return [e.minutes, e.endHour, e.start, e.end, e.average, e.now];
+  }),
   CO2,
 ];

@@ -61,16 +61,24 @@ export class WindowReader {
   async co2(): Promise<Update[]> {
     const now = this.deps.clock.now();
     const today = danishDate(now);
-    const day = (d: string) => this.deps.read('CO₂ values', () => this.sources.co2.day(d, this.deps.area, 'quarter'));
+    const day = (d: string) =>
+      this.deps.read('CO₂ values', () => this.sources.co2.day(d, this.deps.area, 'quarter'));
     const [t, tomorrow] = [await day(today), await day(addDays(today, 1))];
     const item = t?.items.find((i) => {
       const s = Date.parse(i.time_dk);
       return s <= now.getTime() && now.getTime() < s + 900_000;
     });
-    return [{ entity: CO2, state: text(item?.g_kwh), attributes: dayAttributes(co2Day(t), co2Day(tomorrow), 2) }];
+    return [
+      { entity: CO2, state: text(item?.g_kwh), attributes: dayAttributes(co2Day(t), co2Day(tomorrow), 2) },
+    ];
   }
 
-  private async search(kind: WindowKind, minutes: number, after: number, before: number): Promise<Found | null> {
+  private async search(
+    kind: WindowKind,
+    minutes: number,
+    after: number,
+    before: number,
+  ): Promise<Found | null> {
     const q = { minutes, after: iso(after), before: iso(before), area: this.deps.area };
     const { windows } = this.sources;
     const w =

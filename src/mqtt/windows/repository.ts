@@ -8,7 +8,11 @@ export interface StoredWindowSetting {
 
 /** Every window setting stored. */
 export async function windowSettings(db: Db): Promise<StoredWindowSetting[]> {
-  return db.selectFrom('power.window_settings').select(['kind', 'minutes', 'end_hour']).orderBy('kind').execute();
+  return db
+    .selectFrom('power.window_settings')
+    .select(['kind', 'minutes', 'end_hour'])
+    .orderBy('kind')
+    .execute();
 }
 
 /** Stores one kind's setting, replacing the one before. */

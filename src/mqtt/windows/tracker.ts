@@ -17,7 +17,11 @@ export interface Tracked extends Found {
 
 /** The first Danish instant at `hour`:00 at or after `t` (a skipped hour is the next one that exists). */
 export function firstHourFrom(t: number, hour: number): number {
-  for (let day = DateTime.fromMillis(t, { zone: DANISH_ZONE }).startOf('day'); ; day = day.plus({ days: 1 })) {
+  for (
+    let day = DateTime.fromMillis(t, { zone: DANISH_ZONE }).startOf('day');
+    ;
+    day = day.plus({ days: 1 })
+  ) {
     const at = day.set({ hour }).toMillis();
     if (at >= t) return at;
   }
@@ -27,7 +31,8 @@ export function firstHourFrom(t: number, hour: number): number {
  * One window per deadline: the run of `minutes` searched from now to the first `endHour`:00 it
  * fits before. Until it begins it is searched again every time (tomorrow's prices may come);
  * once begun it is kept to its end, so that the sensors do not move under a running charge.
- * After it, the next window is for a later deadline, never a second one for the same.
+ * After it, the next window is for a later deadline, never a second one for the same; a new
+ * length or hour is searched again from now.
  */
 export class WindowTracker {
   private current: Tracked | null = null;
@@ -47,7 +52,8 @@ export class WindowTracker {
     this.setting = setting;
     const c = this.current;
     if (same && c && c.start <= now && now < c.end) return c;
-    if (c && c.start <= now) this.served = Math.max(this.served, c.deadline);
+    // A window run to its end served its deadline; one whose setting changed is searched again.
+    if (same && c && c.start <= now) this.served = Math.max(this.served, c.deadline);
     const after = Math.max(now, this.served);
     const from = Math.ceil(after / QUARTER_MS) * QUARTER_MS;
     const deadline = firstHourFrom(from + setting.minutes * 60_000, setting.endHour);
