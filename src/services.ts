@@ -36,7 +36,7 @@ export function composeServices(
 /** What MQTT publishes, as far as the process runs it. */
 export function mqttSources({ btc, power }: ServiceRecord): MqttSources {
   return {
-    power: power && { prices: power.prices, costs: power.costs },
+    power: power && { prices: power.prices, costs: power.costs, windows: power.windows, co2: power.co2 },
     market: btc?.market ?? null,
     portfolio: btc?.portfolio ?? null,
     chain: btc?.chain ?? null,

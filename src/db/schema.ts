@@ -11,6 +11,7 @@ import type { SolarTables } from '../power/solar/tables.js';
 import type { HouseholdTables } from '../power/household/tables.js';
 import type { HaStatisticsTables } from '../power/ha-statistics/tables.js';
 import type { Co2Tables } from '../power/co2/tables.js';
+import type { WindowSettingsTables } from '../mqtt/windows/tables.js';
 
 /**
  * Every table Kysely knows, as the union of each feature's table types.
@@ -40,7 +41,8 @@ export interface DB
     SolarTables,
     HouseholdTables,
     HaStatisticsTables,
-    Co2Tables {}
+    Co2Tables,
+    WindowSettingsTables {}
 
 /** The handle every repository function takes first: the database, or a transaction on it. */
 export type Db = Kysely<DB> | Transaction<DB>;

@@ -6,7 +6,7 @@
  * `timestamp` has neither unit nor state class.
  */
 
-export type Component = 'sensor' | 'binary_sensor';
+export type Component = 'sensor' | 'binary_sensor' | 'number';
 
 export interface Entity {
   /** The unique_id, also the object id of the discovery topic. */
@@ -26,6 +26,8 @@ export interface Entity {
   lastReset?: boolean;
   /** The household's own figure: published only with MQTT_PRIVATE. */
   private?: boolean;
+  /** A number Home Assistant sets through `<prefix>/<object>/set`. */
+  number?: { min: number; max: number; step: number };
 }
 
 const PER_KWH = { unit: 'DKK/kWh', stateClass: 'measurement', precision: 2 } as const;
@@ -213,6 +215,7 @@ export const availabilityTopic = (n: Naming) => `${n.topicPrefix}/status`;
 export const birthTopic = (n: Naming) => `${n.discoveryPrefix}/status`;
 export const stateTopic = (n: Naming, e: Entity) => `${n.topicPrefix}/${objectOf(e)}/state`;
 export const attributesTopic = (n: Naming, e: Entity) => `${n.topicPrefix}/${objectOf(e)}/attributes`;
+export const commandTopic = (n: Naming, e: Entity) => `${n.topicPrefix}/${objectOf(e)}/set`;
 export const discoveryTopic = (n: Naming, e: Entity) =>
   `${n.discoveryPrefix}/${e.component}/satwatt/${e.id}/config`;
 
@@ -238,6 +241,10 @@ export function discoveryConfig(n: Naming, e: Entity): Record<string, unknown> {
   if (e.component === 'binary_sensor') {
     config.payload_on = 'ON';
     config.payload_off = 'OFF';
+  }
+  if (e.number) {
+    const { min, max, step } = e.number;
+    Object.assign(config, { command_topic: commandTopic(n, e), min, max, step, mode: 'box' });
   }
   if (e.unit) config.unit_of_measurement = e.unit;
   if (e.deviceClass) config.device_class = e.deviceClass;

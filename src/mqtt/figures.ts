@@ -11,6 +11,10 @@ import * as E from './entities.js';
 import type { Entity } from './entities.js';
 import type { Update } from './publisher.js';
 import * as S from './states.js';
+import { consumerDay, dayAttributes, spotDay } from './attributes.js';
+import type { WindowSettings } from './windows/control.js';
+import { ALL_WINDOW_ENTITIES } from './windows/entities.js';
+import { WindowReader, type WindowSources } from './windows/read.js';
 
 /**
  * The services that answer the API, as far as this process runs them. Every figure is read
@@ -18,10 +22,12 @@ import * as S from './states.js';
  * same instant.
  */
 export interface MqttSources {
-  power: {
-    prices: Pick<PriceService, 'prices' | 'charges' | 'onChargesChanged'>;
-    costs: Pick<CostService, 'consumerPrices' | 'cheapest' | 'costs' | 'lastMeteredDay'>;
-  } | null;
+  power:
+    | ({
+        prices: Pick<PriceService, 'prices' | 'charges' | 'onChargesChanged'>;
+        costs: Pick<CostService, 'consumerPrices' | 'cheapest' | 'costs' | 'lastMeteredDay'>;
+      } & WindowSources)
+    | null;
   market: Pick<MarketService, 'latestPrice' | 'latestQuote'> | null;
   portfolio: Pick<PortfolioService, 'portfolio'> | null;
   /** The watched wallets’ differences from the chain. */
@@ -30,16 +36,27 @@ export interface MqttSources {
 
 /** Reads the figures and turns them into updates; a figure that cannot be read is unknown. */
 export class FigureReader {
+  private readonly windowReader: WindowReader | null;
+
   constructor(
     private readonly sources: MqttSources,
     private readonly deps: { clock: Clock; area: 'DK1' | 'DK2'; log: Logger },
-  ) {}
+  ) {
+    const power = sources.power;
+    this.windowReader =
+      power &&
+      new WindowReader(power, {
+        ...deps,
+        read: (what, fn) => this.read(what, fn),
+        chargesKnown: () => power.prices.charges.known,
+      });
+  }
 
   /** The entities these sources give (private ones included; the publisher drops them without MQTT_PRIVATE). */
   entities(): Entity[] {
     const { power, market, portfolio } = this.sources;
     return [
-      ...(power ? [...E.POWER_ENTITIES, ...E.COST_ENTITIES] : []),
+      ...(power ? [...E.POWER_ENTITIES, ...ALL_WINDOW_ENTITIES, ...E.COST_ENTITIES] : []),
       ...(market ? [...E.BTC_ENTITIES, ...E.QUOTE_ENTITIES] : []),
       ...(portfolio ? E.PORTFOLIO_ENTITIES : []),
     ];
@@ -80,17 +97,27 @@ export class FigureReader {
       {
         entity: E.SPOT_PRICE,
         state: S.spotNow(spotToday, now),
-        attributes: S.dayAttributes(S.spotPoints(spotToday), S.spotPoints(spotTomorrow)),
+        attributes: dayAttributes(spotDay(spotToday), spotDay(spotTomorrow), 4),
       },
       {
         entity: E.CONSUMER_PRICE,
         state: S.consumerNow(consumerToday, now),
-        attributes: S.dayAttributes(S.consumerPoints(consumerToday), S.consumerPoints(consumerTomorrow)),
+        attributes: dayAttributes(consumerDay(consumerToday), consumerDay(consumerTomorrow), 4),
       },
       { entity: E.CHEAPEST_START, state: cheapest.start },
       { entity: E.CHEAPEST_PRICE, state: cheapest.price },
       { entity: E.TOMORROW_PUBLISHED, state: S.publishedState(spotTomorrow) },
     ];
+  }
+
+  /** The windows Home Assistant set (their numbers, the windows found, whether now is in them). */
+  async windows(settings: WindowSettings): Promise<Update[]> {
+    return this.windowReader ? this.windowReader.windows(settings) : [];
+  }
+
+  /** The CO₂ intensity now, its day's intervals in the attributes. */
+  async co2(): Promise<Update[]> {
+    return this.windowReader ? this.windowReader.co2() : [];
   }
 
   /**

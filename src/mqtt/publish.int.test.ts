@@ -108,6 +108,14 @@ describe('Home Assistant discovery over MQTT', () => {
         'satwatt_quote_sats',
         'satwatt_spot_price',
         'satwatt_tomorrow_published',
+        'satwatt_co2',
+        ...['cheapest', 'greenest'].flatMap((k) =>
+          ['minutes', 'end_hour', 'start', 'end'].map((f) => `satwatt_${k}_window_${f}`),
+        ),
+        'satwatt_cheapest_window_price',
+        'satwatt_greenest_window_co2',
+        'satwatt_cheap_now',
+        'satwatt_green_now',
       ].sort(),
     );
     const spot = configs.get('satwatt_spot_price')!;
@@ -158,19 +166,24 @@ describe('Home Assistant discovery over MQTT', () => {
     expect(await ha.until(state('tomorrow_published'))).toBe('OFF');
 
     const attributes = JSON.parse(await ha.until('satwatt/spot_price/attributes')) as {
-      today: { start: string; price: number }[];
+      raw_today: { start: string; end: string; value: number }[];
       tomorrow: unknown[];
+      tomorrow_valid: boolean;
     };
-    expect(attributes.today).toHaveLength(96);
-    expect(attributes.today[48]).toEqual({
-      start: prices.items[48]!.time_dk,
-      price: Number(new Big(prices.items[48]!.price_dkk).div(1000).toFixed()),
+    expect(attributes.raw_today).toHaveLength(96);
+    expect(attributes.raw_today[48]).toEqual({
+      start: '2026-07-03T10:00Z',
+      end: '2026-07-03T10:15Z',
+      value: Number(new Big(prices.items[48]!.price_dkk).div(1000).round(4, Big.roundHalfUp).toFixed()),
     });
-    expect(attributes.tomorrow).toEqual([]);
+    expect(Date.parse(attributes.raw_today[48]!.start)).toBe(Date.parse(prices.items[48]!.time_dk));
+    expect([attributes.tomorrow, attributes.tomorrow_valid]).toEqual([[], false]);
     const consumerAttributes = JSON.parse(await ha.until('satwatt/consumer_price/attributes')) as {
-      today: { start: string; price: number }[];
+      today: number[];
     };
-    expect(consumerAttributes.today.map((p) => p.price)).toEqual(consumer.items.map((i) => i.total));
+    expect(consumerAttributes.today).toEqual(
+      consumer.items.map((i) => Number(new Big(i.total!).round(4, Big.roundHalfUp).toFixed())),
+    );
   });
 
   it('publishes the BTC price, quote and premium the API answers', async () => {
@@ -249,8 +262,10 @@ describe('states on change', () => {
     eds.publication.set(TOMORROW, 'full');
     app.clock.set('2026-07-03T11:30:00Z');
     await ha.until(state('tomorrow_published'), (p) => p === 'ON');
-    const attributes = JSON.parse(ha.last.get('satwatt/spot_price/attributes')!) as { tomorrow: unknown[] };
-    expect(attributes.tomorrow).toHaveLength(96);
+    const attributes = JSON.parse(ha.last.get('satwatt/spot_price/attributes')!) as {
+      raw_tomorrow: unknown[];
+    };
+    expect(attributes.raw_tomorrow).toHaveLength(96);
 
     app.clock.set('2026-07-03T22:00:05Z'); // 00:00:05 on the 4th in Denmark
     const day = await api<PricesDay>(`/api/prices?area=DK1&date=${TOMORROW}`);

@@ -13,6 +13,7 @@ import { Publisher } from './publisher.js';
 import { BrokerSession, type SessionOptions } from './session.js';
 import { problemState } from './states.js';
 import { Throttle } from './throttle.js';
+import { WindowControl } from './windows/control.js';
 
 export interface MqttOptions extends SessionOptions {
   /** BTC figures (and the portfolio, which moves with them) and the quote go out at most this often. */
@@ -41,7 +42,7 @@ export interface MqttDeps {
   clock: Clock;
   log: Logger;
   health: HealthRegistry;
-  database: Pick<Database, 'listen'>;
+  database: Pick<Database, 'listen' | 'db'>;
   shutdown: AbortSignal;
   broker: MqttBroker;
   naming: Naming & { private: boolean };
@@ -61,6 +62,7 @@ export class MqttService {
   private readonly feed: FeedHealth;
   private readonly btc: Throttle;
   private readonly quote: Throttle;
+  private readonly control: WindowControl;
   private readonly cleanups: (() => unknown)[] = [];
   /** The publisher's signal while this process publishes. */
   private lead: { signal: AbortSignal } | null = null;
@@ -75,11 +77,12 @@ export class MqttService {
     this.feed = deps.health.feed('mqtt', true);
     this.publisher = new Publisher(naming, { private: naming.private });
     this.publisher.declare(reader.entities());
+    this.control = new WindowControl({ db: deps.database.db, clock: deps.clock, log: deps.log, naming });
     this.session = new BrokerSession(
       {
         broker,
         will: { topic: availabilityTopic(naming), payload: 'offline' },
-        subscriptions: [birthTopic(naming)],
+        subscriptions: [birthTopic(naming), ...this.control.topics()],
         handlers: {
           connected: (outbox) => this.publisher.connected(outbox),
           disconnected: () => this.publisher.disconnected(),
@@ -163,6 +166,8 @@ export class MqttService {
     this.figuresTurn = this.figuresTurn.then(() =>
       this.refresh('prices', async () => {
         this.publisher.update(await this.deps.reader.power());
+        this.publisher.update(await this.deps.reader.windows(await this.control.settings()));
+        this.publisher.update(await this.deps.reader.co2());
         if (!this.deps.naming.private) {
           this.publisher.withhold(((await this.deps.reader.chain()) ?? []).map((u) => u.entity));
           return;
@@ -187,7 +192,16 @@ export class MqttService {
 
   /** Home Assistant came (back): everything again. A retained birth came with our own subscribe. */
   private heard(topic: string, payload: string, retained: boolean): void {
-    if (topic !== birthTopic(this.deps.naming) || payload !== 'online' || retained) return;
+    if (topic !== birthTopic(this.deps.naming)) {
+      void this.control
+        .command(topic, payload, retained)
+        .then(async (changed) => {
+          if (changed && this.lead) await this.figures();
+        })
+        .catch((e: unknown) => this.deps.log.warn({ err: e }, 'mqtt: a window setting could not be stored'));
+      return;
+    }
+    if (payload !== 'online' || retained) return;
     const lead = this.lead;
     if (!lead) return;
     const delay = Math.round(Math.random() * this.opts.birthDelayMs);

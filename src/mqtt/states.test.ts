@@ -75,13 +75,6 @@ describe('the spot price now', () => {
     expect(spring.items).toHaveLength(92);
     expect(S.spotNow(spring, new Date('2026-03-29T01:00:00Z'))).toBe('0.08'); // 03:00+02:00 follows 01:45
   });
-
-  it('lists every interval as chart points', () => {
-    const points = S.spotPoints(day);
-    expect(points).toHaveLength(96);
-    expect(points[0]).toEqual({ start: '2026-07-03T00:00:00+02:00', price: 0.400123457 });
-    expect(JSON.parse(S.dayAttributes(points, []))).toEqual({ today: points, tomorrow: [] });
-  });
 });
 
 describe('the other states', () => {
@@ -89,7 +82,6 @@ describe('the other states', () => {
     const day = consumerDay('2026-07-03', (i) => (i === 13 ? null : 1 + i / 100));
     expect(S.consumerNow(day, new Date('2026-07-03T10:59:59Z'))).toBe('1.12');
     expect(S.consumerNow(day, new Date('2026-07-03T11:00:00Z'))).toBe('None');
-    expect(S.consumerPoints(day)[13]).toEqual({ start: '2026-07-03T13:00:00+02:00', price: null });
   });
 
   it('take the consumer price of the quarter hour when the day is in quarters', () => {

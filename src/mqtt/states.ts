@@ -15,11 +15,6 @@ export const UNKNOWN = 'None';
 export const text = (v: number | string | null | undefined): string =>
   v === null || v === undefined ? UNKNOWN : String(v);
 
-export interface PricePoint {
-  start: string;
-  price: number | null;
-}
-
 const contains = (start: string, minutes: number, now: Date) => {
   const t = Date.parse(start);
   return t <= now.getTime() && now.getTime() < t + minutes * 60_000;
@@ -34,23 +29,10 @@ export function spotNow(day: PricesDay | null, now: Date): string {
   return item ? perKwh(item.price_dkk) : UNKNOWN;
 }
 
-export function spotPoints(day: PricesDay | null): PricePoint[] {
-  return (day?.items ?? []).map((i) => ({ start: i.time_dk, price: Number(perKwh(i.price_dkk)) }));
-}
-
 /** The consumer price (all charges and VAT) of the interval (quarter or hour) of `now`, DKK/kWh. */
 export function consumerNow(day: ConsumerPrices | null, now: Date): string {
   const minutes = day?.resolution === 'quarter' ? 15 : 60;
   return text(day?.items.find((i) => contains(i.time_dk, minutes, now))?.total);
-}
-
-export function consumerPoints(day: ConsumerPrices | null): PricePoint[] {
-  return (day?.items ?? []).map((i) => ({ start: i.time_dk, price: i.total }));
-}
-
-/** The attributes of a price sensor, for chart cards: every interval of today and tomorrow. */
-export function dayAttributes(today: PricePoint[], tomorrow: PricePoint[]): string {
-  return JSON.stringify({ today, tomorrow });
 }
 
 export function cheapestStates(c: Cheapest | null): { start: string; price: string } {
