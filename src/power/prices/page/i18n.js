@@ -78,6 +78,16 @@ const da = {
       ? `Billigste 3 timer${asked === 'total' ? ' efter spotprisen (afgifter mangler)' : ''}: ${from}–${to}, spotpris ${average} øre/kWh i snit`
       : `Billigste 3 timer: ${from}–${to}, ${average} øre/kWh i snit alt inkl.`,
   nowLine: (/** @type {string} */ hour, /** @type {string} */ price) => `Nu, ${hour}: ${price} øre/kWh`,
+  /** @type {(hours: number, day: 'today' | 'tomorrow', from: string, to: string, average: string, basis: Basis) => string} */
+  nextWindow: (hours, day, from, to, average, basis) =>
+    `Billigst næste gang (${hours} timer): ${day === 'today' ? 'i dag' : 'i morgen'} ${from}–${to}, ${
+      basis === 'total' ? `${average} øre/kWh i snit alt inkl.` : `spotpris ${average} øre/kWh i snit`
+    }`,
+  nextUnknown: (/** @type {number} */ hours) =>
+    `Billigst næste gang (${hours} timer): endnu ukendt, så mange timer frem er ikke offentliggjort.`,
+  markupZero: 'Heri er leverandørens tillæg 0 øre/kWh: intet tillæg er sat op.',
+  earlier: (/** @type {string} */ from, /** @type {string} */ to, /** @type {number} */ n) =>
+    `Tidligere i dag: ${from}–${to} (${n} ${n === 1 ? 'time' : 'timer'})`,
 };
 
 /** @typedef {typeof da} Messages */
@@ -151,6 +161,14 @@ const en = {
       ? `Cheapest 3 hours${asked === 'total' ? ' by spot price (charges missing)' : ''}: ${from}–${to}, spot ${average} øre/kWh on average`
       : `Cheapest 3 hours: ${from}–${to}, ${average} øre/kWh on average, all-in`,
   nowLine: (hour, price) => `Now, ${hour}: ${price} øre/kWh`,
+  nextWindow: (hours, day, from, to, average, basis) =>
+    `Cheapest next (${hours} hours): ${day} ${from}–${to}, ${
+      basis === 'total' ? `${average} øre/kWh on average, all-in` : `spot ${average} øre/kWh on average`
+    }`,
+  nextUnknown: (hours) =>
+    `Cheapest next (${hours} hours): not known yet, so many hours ahead are not published.`,
+  markupZero: 'This includes a supplier markup of 0 øre/kWh: no markup is configured.',
+  earlier: (from, to, n) => `Earlier today: ${from}–${to} (${n} ${n === 1 ? 'hour' : 'hours'})`,
 };
 
 /** @type {Record<Lang, Messages>} */

@@ -1,0 +1,39 @@
+// @ts-check
+// The top of the page: what a kWh costs now, the cheapest window from now (today or tomorrow),
+// and, where the all-in price is shown with a supplier markup of 0, that it is 0.
+import { NEXT_MINUTES } from './data.js';
+import { el } from './dom.js';
+import { hourAt, labeller } from './time.js';
+import { basisOf, valueOf } from './view.js';
+
+/**
+ * @param {{ now: HTMLElement, next: HTMLElement, markup: HTMLElement }} targets
+ * @param {import('./data.js').Day} today
+ * @param {import('./data.js').NextWindow | null} next
+ * @param {import('./cards.js').DayView} view
+ */
+export function renderHeadline(targets, today, next, view) {
+  const { text, fmt } = view;
+  const basis = basisOf(today, view.mode);
+  const h = today.hours[hourAt(today.hours, view.now)];
+  targets.now.replaceChildren(
+    ...(h
+      ? [el('a', { href: '#now-hour' }, text.nowLine(labeller(today.hours)(h), fmt.price(valueOf(h, basis))))]
+      : []),
+  );
+  const hours = NEXT_MINUTES / 60;
+  targets.next.dataset.basis = next?.basis ?? '';
+  targets.next.textContent = next
+    ? text.nextWindow(
+        hours,
+        next.date === today.date ? 'today' : 'tomorrow',
+        next.from,
+        next.to,
+        fmt.price(next.average),
+        next.basis,
+      )
+    : text.nextUnknown(hours);
+  const zero = basis === 'total' && today.hours.some((x) => x.parts?.supplier_markup === 0);
+  targets.markup.hidden = !zero;
+  targets.markup.textContent = zero ? text.markupZero : '';
+}
