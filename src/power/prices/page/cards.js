@@ -60,13 +60,14 @@ export async function renderDay(section, title, date, day, missing, view, pause)
   const label = { hour: labeller(day.hours), quarter: labeller(day.quarters) };
   // Hours already over fold away, with the day's cheapest hours when those are over too: the
   // current hour's card comes first.
-  const past = day.hours.filter((h) => h.start + HOUR <= view.now);
+  const isPast = (/** @type {{ start: number }} */ h) => h.start + HOUR <= view.now;
+  const past = day.hours.filter(isPast);
   const grid = el('div', { class: 'cards' });
   const pastGrid = el('div', { class: 'cards' });
   for (const [i, h] of day.hours.entries()) {
     if (i > 0 && i % BATCH === 0 && !(await pause())) return false;
     const c = card(day, h, basis, levelOf(valueOf(h, basis), levels), inWindow(w, h.start), label, view);
-    (h.start + HOUR <= view.now ? pastGrid : grid).append(c);
+    (isPast(h) ? pastGrid : grid).append(c);
   }
   // the height a card off screen is given until it is drawn: its rows', so the page does not jump
   const rows = String(grid.querySelector('ul')?.childElementCount ?? 4);

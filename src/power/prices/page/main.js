@@ -108,12 +108,14 @@ async function render() {
     ));
   if (!drawn) return;
   document.body.dataset.drawn = String(Number(document.body.dataset.drawn ?? 0) + 1);
-  // The current hour moves on: redraw at the next hour, and load the new day after midnight.
+  // The current hour moves on: redraw at the next hour; load the new day after midnight, and the
+  // next window once the one named has begun.
   clearTimeout(tick);
+  const next = shown.next;
   tick = setTimeout(
     () => {
       const last = today.hours[today.hours.length - 1];
-      if (last && Date.now() >= last.start + HOUR) void load();
+      if ((last && Date.now() >= last.start + HOUR) || (next && Date.now() >= next.start)) void load();
       else void render();
     },
     HOUR - (now % HOUR) + 1000,
