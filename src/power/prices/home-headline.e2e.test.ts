@@ -72,6 +72,17 @@ async function expected(home: HomeBrowser, lang: 'da' | 'en', charges: boolean) 
   };
 }
 
+const NOTES = {
+  da: [
+    'Heri er leverandørens tillæg 0 øre/kWh: intet tillæg er sat op.',
+    'Husstandens tariffer og afgifter kendes ikke (intet netselskab sat op): her er spotprisen.',
+  ],
+  en: [
+    'This includes a supplier markup of 0 øre/kWh: no markup is configured.',
+    "The household's tariffs and charges are not known (no grid company configured): this is the spot price.",
+  ],
+};
+
 /** Whether each element lies wholly inside the window as the page opened, unscrolled. */
 const inView = (p: Page, selectors: string[]) =>
   p.evaluate(
@@ -121,17 +132,16 @@ describe('home page in Chromium: it leads with what the household pays', () => {
             expect(await page.locator('#now').textContent()).toBe(want.now);
             expect(await page.locator('#next').textContent()).toBe(want.window);
             expect(await page.locator('#next').getAttribute('data-basis')).toBe(want.next.basis);
-            // the supplier markup of 0 is said where the all-in price is shown, and only there
+            // the supplier markup of 0 is said where the all-in price is shown; without charges, that it is spot
             if (charges) {
               const consumer = await api<Consumer>(home, `/api/consumer-prices?date=${TODAY}&area=DK1`);
               expect(consumer.items.every((i) => i.supplier_markup === 0)).toBe(true);
-              expect(await page.locator('#markup').textContent()).toBe(
-                lang === 'da'
-                  ? 'Heri er leverandørens tillæg 0 øre/kWh: intet tillæg er sat op.'
-                  : 'This includes a supplier markup of 0 øre/kWh: no markup is configured.',
-              );
             }
-            expect(await page.locator('#markup').isVisible()).toBe(charges);
+            expect(await page.locator('#note').getAttribute('data-note')).toBe(
+              charges ? 'markupZero' : 'chargesUnknown',
+            );
+            expect(await page.locator('#note').textContent()).toBe(NOTES[lang][charges ? 0 : 1]);
+            expect(await page.locator('#note').isVisible()).toBe(true);
             // today's past hours are folded away with today's (past) cheapest hours; the current hour comes first
             const past = page.locator('#today details.past');
             expect(await past.getAttribute('open')).toBeNull();
@@ -145,8 +155,14 @@ describe('home page in Chromium: it leads with what the household pays', () => {
             expect(await shown.first().getAttribute('class')).toContain('now');
             // the headline, the chart and tomorrow's window in it, without scrolling
             expect(await page.evaluate(() => window.scrollY)).toBe(0);
-            const parts = ['h1', '#now', '#next', '#chart svg', `#chart rect[data-window="${TOMORROW}"]`];
-            if (charges) parts.push('#markup');
+            const parts = [
+              'h1',
+              '#now',
+              '#next',
+              '#note',
+              '#chart svg',
+              `#chart rect[data-window="${TOMORROW}"]`,
+            ];
             expect(await inView(page, parts)).toEqual(parts.map((s) => `${s}: in view`));
             await page.screenshot({
               path: `/tmp/power-lead-${width}-${lang}-${charges ? 'charges' : 'spot'}.png`,
@@ -168,7 +184,7 @@ describe('home page in Chromium: it leads with what the household pays', () => {
         (i) => i.time_dk === `${TODAY}T18:00:00+01:00` && i.price_area === 'DK1',
       )!.price_dkk;
       expect(await page.locator('#now').textContent()).toBe(`Nu, 18:00: ${number('da', spot / 10)} øre/kWh`);
-      expect(await page.locator('#markup').isVisible()).toBe(false);
+      expect(await page.locator('#note').isVisible()).toBe(false);
     } finally {
       await context.close();
     }

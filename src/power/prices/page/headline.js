@@ -1,13 +1,14 @@
 // @ts-check
 // The top of the page: what a kWh costs now, the cheapest window from now (today or tomorrow),
-// and, where the all-in price is shown with a supplier markup of 0, that it is 0.
+// and a note on what the price leaves out: a supplier markup of 0 where the all-in price is
+// shown, or that the household's charges are not known.
 import { NEXT_MINUTES } from './data.js';
 import { el } from './dom.js';
 import { hourAt, labeller } from './time.js';
 import { basisOf, valueOf } from './view.js';
 
 /**
- * @param {{ now: HTMLElement, next: HTMLElement, markup: HTMLElement }} targets
+ * @param {{ now: HTMLElement, next: HTMLElement, note: HTMLElement }} targets
  * @param {import('./data.js').Day} today
  * @param {import('./data.js').NextWindow | null} next
  * @param {import('./cards.js').DayView} view
@@ -33,7 +34,16 @@ export function renderHeadline(targets, today, next, view) {
         next.basis,
       )
     : text.nextUnknown(hours);
-  const zero = basis === 'total' && today.hours.some((x) => x.parts?.supplier_markup === 0);
-  targets.markup.hidden = !zero;
-  targets.markup.textContent = zero ? text.markupZero : '';
+  const note =
+    basis === 'total' && today.hours.some((x) => x.parts?.supplier_markup === 0)
+      ? 'markupZero'
+      : today.allIn === 'none'
+        ? today.gridMissing
+          ? 'chargesUnknown'
+          : 'chargesMissing'
+        : null;
+  // hidden, the note keeps its lines (style.css), so that the page does not move when it comes
+  targets.note.hidden = note === null;
+  targets.note.dataset.note = note ?? '';
+  targets.note.textContent = note ? text[note] : '';
 }

@@ -86,6 +86,8 @@ const da = {
   nextUnknown: (/** @type {number} */ hours) =>
     `Billigst næste gang (${hours} timer): endnu ukendt, så mange timer frem er ikke offentliggjort.`,
   markupZero: 'Heri er leverandørens tillæg 0 øre/kWh: intet tillæg er sat op.',
+  chargesUnknown:
+    'Husstandens tariffer og afgifter kendes ikke (intet netselskab sat op): her er spotprisen.',
   earlier: (/** @type {string} */ from, /** @type {string} */ to, /** @type {number} */ n) =>
     `Tidligere i dag: ${from}–${to} (${n} ${n === 1 ? 'time' : 'timer'})`,
 };
@@ -168,6 +170,8 @@ const en = {
   nextUnknown: (hours) =>
     `Cheapest next (${hours} hours): not known yet, so many hours ahead are not published.`,
   markupZero: 'This includes a supplier markup of 0 øre/kWh: no markup is configured.',
+  chargesUnknown:
+    "The household's tariffs and charges are not known (no grid company configured): this is the spot price.",
   earlier: (from, to, n) => `Earlier today: ${from}–${to} (${n} ${n === 1 ? 'hour' : 'hours'})`,
 };
 

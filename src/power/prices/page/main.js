@@ -91,7 +91,7 @@ async function render() {
     }
   chart = { series, now, text: { title: unit, tick: fmt.tick } };
   drawChart();
-  renderHeadline({ now: byId('now'), next: byId('next'), markup: byId('markup') }, today, shown.next, view);
+  renderHeadline({ now: byId('now'), next: byId('next'), note: byId('note') }, today, shown.next, view);
   const { tomorrow, tomorrowDate, tomorrowError } = shown;
   const drawn =
     (await current()) &&
