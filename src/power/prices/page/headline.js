@@ -32,6 +32,7 @@ export function renderHeadline(targets, today, next, view) {
         next.to,
         fmt.price(next.average),
         next.basis,
+        basis,
       )
     : text.nextUnknown(hours);
   const note =

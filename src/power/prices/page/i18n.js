@@ -78,10 +78,13 @@ const da = {
       ? `Billigste 3 timer${asked === 'total' ? ' efter spotprisen (afgifter mangler)' : ''}: ${from}–${to}, spotpris ${average} øre/kWh i snit`
       : `Billigste 3 timer: ${from}–${to}, ${average} øre/kWh i snit alt inkl.`,
   nowLine: (/** @type {string} */ hour, /** @type {string} */ price) => `Nu, ${hour}: ${price} øre/kWh`,
-  /** @type {(hours: number, day: 'today' | 'tomorrow', from: string, to: string, average: string, basis: Basis) => string} */
-  nextWindow: (hours, day, from, to, average, basis) =>
-    `Billigst næste gang (${hours} timer): ${day === 'today' ? 'i dag' : 'i morgen'} ${from}–${to}, ${
-      basis === 'total' ? `${average} øre/kWh i snit alt inkl.` : `spotpris ${average} øre/kWh i snit`
+  /**
+   * The window from now, its price named only when it is not the one shown.
+   * @type {(hours: number, day: 'today' | 'tomorrow', from: string, to: string, average: string, basis: Basis, shown: Basis) => string}
+   */
+  nextWindow: (hours, day, from, to, average, basis, shown) =>
+    `Billigst næste gang (${hours} timer): ${day === 'today' ? 'i dag' : 'i morgen'} ${from}–${to}, ${average} øre/kWh i snit${
+      basis === shown ? '' : basis === 'total' ? ' alt inkl.' : ' (spotpris)'
     }`,
   nextUnknown: (/** @type {number} */ hours) =>
     `Billigst næste gang (${hours} timer): endnu ukendt, så mange timer frem er ikke offentliggjort.`,
@@ -163,9 +166,9 @@ const en = {
       ? `Cheapest 3 hours${asked === 'total' ? ' by spot price (charges missing)' : ''}: ${from}–${to}, spot ${average} øre/kWh on average`
       : `Cheapest 3 hours: ${from}–${to}, ${average} øre/kWh on average, all-in`,
   nowLine: (hour, price) => `Now, ${hour}: ${price} øre/kWh`,
-  nextWindow: (hours, day, from, to, average, basis) =>
-    `Cheapest next (${hours} hours): ${day} ${from}–${to}, ${
-      basis === 'total' ? `${average} øre/kWh on average, all-in` : `spot ${average} øre/kWh on average`
+  nextWindow: (hours, day, from, to, average, basis, shown) =>
+    `Cheapest next (${hours} hours): ${day} ${from}–${to}, ${average} øre/kWh on average${
+      basis === shown ? '' : basis === 'total' ? ', all-in' : ' (spot)'
     }`,
   nextUnknown: (hours) =>
     `Cheapest next (${hours} hours): not known yet, so many hours ahead are not published.`,
