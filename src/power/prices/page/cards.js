@@ -16,8 +16,8 @@ import { basisOf, noticesOf, valueOf, windowOf } from './view.js';
  * @property {number} now
  */
 
-/** Cards built per task: a slow phone keeps answering while a day is drawn. */
-const BATCH = 8;
+/** Rows of cards built per task (8 cards of 4 quarter hours): a slow phone keeps answering while a day is drawn. */
+const ROWS_PER_TASK = 32;
 
 /**
  * Builds a day's section apart and puts it in place at once, yielding to the browser between
@@ -64,8 +64,9 @@ export async function renderDay(section, title, date, day, missing, view, pause)
   const past = day.hours.filter(isPast);
   const grid = el('div', { class: 'cards' });
   const pastGrid = el('div', { class: 'cards' });
+  const batch = Math.max(1, Math.floor(ROWS_PER_TASK / (basis === 'spot' ? 4 : PART_KEYS.length)));
   for (const [i, h] of day.hours.entries()) {
-    if (i > 0 && i % BATCH === 0 && !(await pause())) return false;
+    if (i > 0 && i % batch === 0 && !(await pause())) return false;
     const c = card(day, h, basis, levelOf(valueOf(h, basis), levels), inWindow(w, h.start), label, view);
     (isPast(h) ? pastGrid : grid).append(c);
   }
