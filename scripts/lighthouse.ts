@@ -33,7 +33,7 @@ if (!Number.isInteger(runs) || runs < 1)
 const served = values.url ? null : await servePricePage(new Date().toISOString());
 const url = values.url ?? served!.url;
 console.log(
-  `lighthouse: ${url} (targets: performance ≥ ${LIGHTHOUSE_TARGETS.performance}, accessibility ≥ ${LIGHTHOUSE_TARGETS.accessibility})`,
+  `lighthouse: ${url} (targets: performance ≥ ${LIGHTHOUSE_TARGETS.performance}, accessibility ≥ ${LIGHTHOUSE_TARGETS.accessibility}, best practices ≥ ${LIGHTHOUSE_TARGETS.bestPractices})`,
 );
 let results: LighthouseRun[];
 try {
@@ -51,12 +51,12 @@ try {
 if (values.out)
   for (const [i, run] of results.entries())
     await writeFile(path.join(values.out, `lighthouse-${i + 1}.json`), run.report ?? '');
-const scores = (key: 'performance' | 'accessibility') =>
+const scores = (key: 'performance' | 'accessibility' | 'bestPractices') =>
   results.flatMap((r) => (r[key] === null ? [] : [r[key]])).sort((a, b) => a - b);
 const median = (xs: number[]) => xs[Math.floor((xs.length - 1) / 2)] ?? NaN;
 if (results.length > 1)
   console.log(
-    `median of ${results.length}: performance ${median(scores('performance'))}, accessibility ${median(scores('accessibility'))}`,
+    `median of ${results.length}: performance ${median(scores('performance'))}, accessibility ${median(scores('accessibility'))}, best practices ${median(scores('bestPractices'))}`,
   );
 if (!results.some(meetsTargets)) {
   console.error('lighthouse: no run met the targets');

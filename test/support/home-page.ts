@@ -9,14 +9,23 @@ export interface HomeBrowser {
   base: string;
   /** Script errors and Content-Security-Policy violations of every page opened. */
   consoleErrors: string[];
-  /** A phone in Los Angeles whose browser prefers `locale`: every time shown must still be Danish time. */
-  phone(locale: string): Promise<{ context: BrowserContext; page: Page }>;
+  /**
+   * A phone (or a screen of `viewport`) in Los Angeles whose browser prefers `locale`: every time
+   * shown must still be Danish time.
+   */
+  phone(
+    locale: string,
+    viewport?: { width: number; height: number },
+  ): Promise<{ context: BrowserContext; page: Page }>;
   close(): Promise<void>;
 }
 
 /** The home page served with the app's clock at `now`, and Debian's Chromium to look at it. */
-export async function openHomeBrowser(now: string): Promise<HomeBrowser> {
-  const served = await servePricePage(now);
+export async function openHomeBrowser(
+  now: string,
+  opts: Parameters<typeof servePricePage>[1] = {},
+): Promise<HomeBrowser> {
+  const served = await servePricePage(now, opts);
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: [
@@ -36,9 +45,9 @@ export async function openHomeBrowser(now: string): Promise<HomeBrowser> {
     browser,
     base: served.url.replace(/\/$/, ''),
     consoleErrors,
-    async phone(locale) {
+    async phone(locale, viewport = { width: 390, height: 844 }) {
       const context = await browser.newContext({
-        viewport: { width: 390, height: 844 },
+        viewport,
         timezoneId: 'America/Los_Angeles',
         locale,
       });

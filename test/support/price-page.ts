@@ -13,11 +13,16 @@ export interface ServedPricePage {
 /**
  * The home page served over a real socket with fixed data: the fake Energi Data Service's prices,
  * Radius's grid tariff and Energinet's charges, the app's clock at `now` (today's and tomorrow's
- * prices published).
+ * prices published). Without `gridCompany` no grid company applies, so no all-in price is known.
  */
-export async function servePricePage(now = '2025-10-25T10:00:00Z'): Promise<ServedPricePage> {
+export async function servePricePage(
+  now = '2025-10-25T10:00:00Z',
+  opts: { gridCompany?: boolean } = {},
+): Promise<ServedPricePage> {
   const fake = await FakeEnergiDataService.start();
-  const app = await startTestApp({ env: { GRID_COMPANY_GLN: RADIUS_GLN, PRICE_FEED_URL: fake.url }, now });
+  const env: Record<string, string> = { PRICE_FEED_URL: fake.url };
+  if (opts.gridCompany !== false) env.GRID_COMPANY_GLN = RADIUS_GLN;
+  const app = await startTestApp({ env, now });
   try {
     fake.tariffs = radiusTariffRecords();
     await refreshCharges(app, fake);

@@ -21,6 +21,8 @@ beforeAll(async () => {
   home = await openHomeBrowser('2026-03-28T12:00:00Z');
   ({ page } = await home.phone('da-DK'));
   await opened(page);
+  // the page opens on the all-in price (the household's charges are known): these tests start from spot
+  await press('#mode-spot');
 });
 afterAll(async () => {
   await home?.close();
@@ -164,11 +166,12 @@ describe('home page in Chromium: the views, the switches and the rules it runs u
       expect(await p.locator('#status').textContent()).toBe('Updated 13:00:00');
       expect(await p.locator('#today h2').textContent()).toBe('Today · Saturday 28 March 2026');
       const en = new Intl.NumberFormat('en-GB', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-      const firstDk1 = (await api<Elprice>('/api/elprice?date=2026-03-28')).items.find(
-        (i) => i.price_area === 'DK1',
-      )!;
+      // a browser that chose no price opens on the all-in price, the household's charges being known
+      const first = (
+        await api<{ items: { total: number }[] }>('/api/consumer-prices?date=2026-03-28&area=DK1')
+      ).items[0]!;
       expect(await p.locator('#today details.hour .avg').first().textContent()).toBe(
-        en.format(firstDk1.price_dkk / 10),
+        en.format(first.total * 100),
       );
       expect(await p.locator('.switch').first().getAttribute('aria-label')).toBe('Price shown');
       await shoot(p, 'english');

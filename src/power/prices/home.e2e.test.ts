@@ -33,6 +33,9 @@ describe('home page in Chromium: days, the current hour, the chart', () => {
   it('shows today as 24 open hour cards with quarter rows, and says in Danish that tomorrow is not published yet', async () => {
     home.served.fake.publication.set('2025-10-26', 'none');
     await opened(page);
+    // the household's charges are known, so the page opens on the all-in price; the reader picks spot
+    expect(await page.locator('#mode-total').getAttribute('aria-pressed')).toBe('true');
+    await press('#mode-spot');
     expect(await page.locator('html').getAttribute('lang')).toBe('da');
     expect(await page.locator('h1 [data-t="heading"]').textContent()).toBe('Elpriser');
     expect(await cards('today').count()).toBe(24);

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Cheapest, ConsumerPrices } from '../costs/schemas.js';
 import type * as Page from './page/api.js';
 import { PAGE_TYPES, pageTypes } from './page-types.js';
+import type { CheapestWindow } from '../windows/schemas.js';
 import type { ElpriceDay, PricesDay } from './schemas.js';
 
 /** true only where A and B are the same type, each assignable to the other. */
@@ -19,7 +20,8 @@ describe("the home page's answer types, written from the routes' schemas", () =>
       Same<Page.PricesDay, PricesDay>,
       Same<Page.ConsumerPrices, ConsumerPrices>,
       Same<Page.Cheapest, Cheapest>,
-    ] = [true, true, true, true];
-    expect(same).toEqual([true, true, true, true]);
+      Same<Page.CheapestWindow, CheapestWindow>,
+    ] = [true, true, true, true, true];
+    expect(same).toEqual([true, true, true, true, true]);
   });
 });

@@ -1,6 +1,7 @@
 import type { TSchema } from 'typebox';
 import { comment, typeScriptOf } from '../../shared/typescript.js';
 import { Cheapest, ConsumerPrices } from '../costs/schemas.js';
+import { CheapestWindow } from '../windows/schemas.js';
 import { ElpriceDay, PricesDay } from './schemas.js';
 
 /** The answers the home page reads, by the name of their schema, with the route that sends each. */
@@ -9,6 +10,7 @@ export const PAGE_ANSWERS: Record<string, [route: string, schema: TSchema]> = {
   PricesDay: ['GET /api/prices', PricesDay],
   ConsumerPrices: ['GET /api/consumer-prices', ConsumerPrices],
   Cheapest: ['GET /api/cheapest?hours=', Cheapest],
+  CheapestWindow: ['GET /api/cheapest?minutes=', CheapestWindow],
 };
 
 /**

@@ -115,3 +115,21 @@ export type Cheapest = {
    */
   basis: 'total' | 'spot';
 };
+
+/** GET /api/cheapest?minutes= */
+export type CheapestWindow = {
+  area: string;
+  minutes: number;
+  /** start of the first quarter hour, ISO 8601 with the Danish offset */
+  start_dk: string;
+  /** end of the last quarter hour (exclusive), ISO 8601 with the Danish offset */
+  end_dk: string;
+  /** the mean price of its quarter hours, DKK/kWh */
+  average_dkk_kwh: number;
+  /**
+   * total: the all-in price incl. VAT (the household's charges are known for every quarter hour
+   * searched); spot: a charge is missing for some quarter hour searched, so every window is ranked
+   * on the spot price
+   */
+  basis: 'total' | 'spot';
+};

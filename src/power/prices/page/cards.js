@@ -5,7 +5,7 @@ import { inWindow } from './cheapest.js';
 import { PART_KEYS } from './data.js';
 import { el } from './dom.js';
 import { levelOf, thresholds } from './levels.js';
-import { HOUR, hourAt, labeller } from './time.js';
+import { HOUR, danishClock, labeller } from './time.js';
 import { basisOf, noticesOf, valueOf, windowOf } from './view.js';
 
 /**
@@ -16,8 +16,8 @@ import { basisOf, noticesOf, valueOf, windowOf } from './view.js';
  * @property {number} now
  */
 
-/** Cards built per task: a slow phone keeps answering while a day is drawn. */
-const BATCH = 8;
+/** Rows of cards built per task (8 cards of 4 quarter hours): a slow phone keeps answering while a day is drawn. */
+const ROWS_PER_TASK = 32;
 
 /**
  * Builds a day's section apart and puts it in place at once, yielding to the browser between
@@ -49,23 +49,45 @@ export async function renderDay(section, title, date, day, missing, view, pause)
     );
   const basis = basisOf(day, view.mode);
   const w = windowOf(day, basis);
-  if (w)
-    out.push(
-      el(
-        'p',
-        { class: 'window', 'data-window-summary': w.basis },
-        text.cheapest(w.from, w.to, fmt.price(w.average), w.basis, view.mode),
-      ),
+  const summary =
+    w &&
+    el(
+      'p',
+      { class: 'window', 'data-window-summary': w.basis },
+      text.cheapest(w.from, w.to, fmt.price(w.average), w.basis, view.mode),
     );
   const levels = thresholds(day.hours.map((h) => valueOf(h, basis)));
   const label = { hour: labeller(day.hours), quarter: labeller(day.quarters) };
+  // Hours already over fold away, with the day's cheapest hours when those are over too: the
+  // current hour's card comes first.
+  const isPast = (/** @type {{ start: number }} */ h) => h.start + HOUR <= view.now;
+  const past = day.hours.filter(isPast);
   const grid = el('div', { class: 'cards' });
+  const pastGrid = el('div', { class: 'cards' });
+  const batch = Math.max(1, Math.floor(ROWS_PER_TASK / (basis === 'spot' ? 4 : PART_KEYS.length)));
   for (const [i, h] of day.hours.entries()) {
-    if (i > 0 && i % BATCH === 0 && !(await pause())) return false;
-    grid.append(card(day, h, basis, levelOf(valueOf(h, basis), levels), inWindow(w, h.start), label, view));
+    if (i > 0 && i % batch === 0 && !(await pause())) return false;
+    const c = card(day, h, basis, levelOf(valueOf(h, basis), levels), inWindow(w, h.start), label, view);
+    (isPast(h) ? pastGrid : grid).append(c);
   }
   // the height a card off screen is given until it is drawn: its rows', so the page does not jump
-  grid.style.setProperty('--rows', String(grid.querySelector('ul')?.childElementCount ?? 4));
+  const rows = String(grid.querySelector('ul')?.childElementCount ?? 4);
+  for (const g of [grid, pastGrid]) g.style.setProperty('--rows', rows);
+  const over = summary !== null && w !== null && w.end <= view.now;
+  if (summary && !over) out.push(summary);
+  const first = past[0];
+  if (first) {
+    const end = danishClock(first.start + past.length * HOUR).slice(0, 5);
+    out.push(
+      el(
+        'details',
+        { class: 'past' },
+        el('summary', {}, text.earlier(label.hour(first), end, past.length)),
+        ...(over ? [summary] : []),
+        pastGrid,
+      ),
+    );
+  }
   section.replaceChildren(...out, grid);
   return true;
 }
@@ -119,21 +141,3 @@ function card(day, h, basis, level, cheap, label, view) {
 
 const row = (/** @type {string} */ name, /** @type {string} */ value) =>
   el('li', {}, el('span', {}, name), el('span', { class: 'num' }, value));
-
-/**
- * The current hour's price at the top of the page, linking to its card; empty when no hour of
- * `day` holds `now`.
- * @param {HTMLElement} target
- * @param {import('./data.js').Day} day
- * @param {DayView} view
- */
-export function renderNow(target, day, view) {
-  const i = hourAt(day.hours, view.now);
-  const h = day.hours[i];
-  if (!h) {
-    target.replaceChildren();
-    return;
-  }
-  const price = view.fmt.price(valueOf(h, basisOf(day, view.mode)));
-  target.replaceChildren(el('a', { href: '#now-hour' }, view.text.nowLine(labeller(day.hours)(h), price)));
-}

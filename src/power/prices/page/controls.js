@@ -20,8 +20,9 @@ export function browserStore() {
 }
 
 /**
- * The state the page starts in: what this browser chose before, else spot, DK1, and the
- * language of the browser's preferences (Danish unless English comes first).
+ * The state the page starts in: what this browser chose before, else spot (until the household's
+ * charges are known to be there), DK1, and the language of the browser's preferences (Danish
+ * unless English comes first).
  * @param {Store | null} store
  * @param {readonly string[]} languages
  * @returns {State}
@@ -41,6 +42,15 @@ export function initialState(store, languages) {
     area: area === 'DK2' ? 'DK2' : 'DK1',
     lang: pickLanguage(get(KEYS.lang), languages),
   };
+}
+
+/** Whether this browser chose the price shown before: that choice wins over the page's default. */
+export function priceChosen(/** @type {Store | null} */ store) {
+  try {
+    return store?.getItem(KEYS.mode) === 'spot' || store?.getItem(KEYS.mode) === 'total';
+  } catch {
+    return false;
+  }
 }
 
 /** The document's static text in `lang`: [data-t] elements' text, [data-t-label] elements' aria-label. */

@@ -4,7 +4,7 @@
 // price may be null (a tariff not published, no grid company configured); the day then says how
 // much of its all-in price is known, and the view falls back to spot where none is.
 import { fromApi } from './cheapest.js';
-import { nextDate } from './time.js';
+import { HOUR, nextDate } from './time.js';
 
 /** @typedef {import('./cheapest.js').Window} Window */
 
@@ -33,7 +33,16 @@ export const PART_KEYS = /** @type {const} */ ([
  * @typedef {{ items: ConsumerItem[] }} ConsumerAnswer
  * @typedef {import('./api.js').Cheapest} Cheapest
  * @typedef {Pick<Cheapest, 'start_dk' | 'end_dk' | 'average_dkk_kwh' | 'basis'>} CheapestAnswer
+ * @typedef {import('./api.js').CheapestWindow} CheapestWindow
  */
+
+/**
+ * The length of the headline's window from now, in minutes: three hours hold a dishwasher's or a
+ * washing machine's programme, or an evening's charge of a car.
+ */
+export const NEXT_MINUTES = 180;
+
+/** @typedef {Window & { date: string }} NextWindow the window and the Danish day it starts on */
 
 /**
  * @typedef {object} Hour
@@ -168,23 +177,44 @@ function cheapestOf(
 }
 
 /**
- * Today (the server's Danish day) and tomorrow of one area. Today's spot prices come first (they
- * name the day); then the rest of today and all of tomorrow at once, tomorrow's window last.
+ * The cheapest NEXT_MINUTES from now (/api/cheapest: on the all-in price when the household's
+ * charges are known), asked only when that much is published after now: else the answer is a
+ * 404, which the browser's console reports as an error.
+ * @param {GetJson} getJson
+ * @param {string} area
+ * @param {(ElpriceAnswer | null)[]} days today and tomorrow, as far as known
+ * @param {number} now
+ * @returns {Promise<NextWindow | null>}
+ */
+function nextOf(getJson, area, days, now) {
+  const starts = days.flatMap((d) => d?.items.filter((i) => i.price_area === area) ?? []);
+  const end = Math.max(...starts.map((i) => Date.parse(i.time_dk) + HOUR));
+  const from = Math.ceil(now / (HOUR / 4)) * (HOUR / 4);
+  if (!(end - from >= NEXT_MINUTES * 60_000)) return Promise.resolve(null);
+  return /** @type {Promise<CheapestWindow>} */ (
+    getJson(`/api/cheapest?minutes=${NEXT_MINUTES}&area=${area}`)
+  )
+    .then((w) => ({ ...fromApi(w), date: w.start_dk.slice(0, 10) }))
+    .catch(() => null);
+}
+
+/**
+ * Today (the server's Danish day) and tomorrow of one area, and the cheapest window from now.
+ * Today's spot prices come first (they name the day); then the rest of today and all of tomorrow
+ * at once, tomorrow's window and the window from now last.
  * @param {string} area
  * @param {GetJson} [getJson]
- * @returns {Promise<{ today: Day, tomorrow: Day | null, tomorrowDate: string, tomorrowError: string | null }>}
+ * @param {() => number} [clock]
+ * @returns {Promise<{ today: Day, tomorrow: Day | null, tomorrowDate: string, tomorrowError: string | null, next: NextWindow | null }>}
  */
-export async function loadDays(area, getJson = fetchJson) {
+export async function loadDays(area, getJson = fetchJson, clock = Date.now) {
   const todayPrices = /** @type {ElpriceAnswer} */ (await getJson('/api/elprice'));
   const tomorrowDate = nextDate(todayPrices.date);
   const q = `?area=${area}&date=${tomorrowDate}`;
-  const [today, tomorrow] = await Promise.all([
+  const tomorrowPrices = /** @type {Promise<ElpriceAnswer>} */ (getJson(`/api/elprice?date=${tomorrowDate}`));
+  const [today, tomorrow, next] = await Promise.all([
     dayOf(getJson, area, todayPrices),
-    Promise.all([
-      /** @type {Promise<ElpriceAnswer>} */ (getJson(`/api/elprice?date=${tomorrowDate}`)),
-      quartersOf(getJson, q),
-      consumerOf(getJson, q),
-    ])
+    Promise.all([tomorrowPrices, quartersOf(getJson, q), consumerOf(getJson, q)])
       .then(async ([elprice, prices, consumer]) =>
         shapeDay(area, elprice, prices, consumer, await cheapestOf(getJson, q, elprice, area)),
       )
@@ -192,6 +222,10 @@ export async function loadDays(area, getJson = fetchJson) {
         (day) => ({ day, error: null }),
         (/** @type {unknown} */ e) => ({ day: null, error: e instanceof Error ? e.message : String(e) }),
       ),
+    tomorrowPrices.then(
+      (t) => nextOf(getJson, area, [todayPrices, t], clock()),
+      () => nextOf(getJson, area, [todayPrices], clock()),
+    ),
   ]);
-  return { today, tomorrow: tomorrow.day, tomorrowDate, tomorrowError: tomorrow.error };
+  return { today, tomorrow: tomorrow.day, tomorrowDate, tomorrowError: tomorrow.error, next };
 }

@@ -153,9 +153,10 @@ describe('loading today and tomorrow', () => {
     return { asked, get };
   }
 
-  it("asks for today's prices first, then the rest of both days at once, tomorrow's window last", async () => {
+  it("asks for today's prices first, then the rest of both days at once, tomorrow's window and the one from now last", async () => {
     const { asked, get } = api();
-    const days = await loadDays('DK1', get);
+    // 13:05 in Denmark: the 3 hours from now fit in what is published
+    const days = await loadDays('DK1', get, () => Date.parse(`${DATE}T13:05:00+01:00`));
     expect(asked[0]).toBe('/api/elprice');
     expect(asked.slice(1, 7).sort()).toEqual(
       [
@@ -167,11 +168,53 @@ describe('loading today and tomorrow', () => {
         `/api/prices?area=DK1&date=${TOMORROW}`,
       ].sort(),
     );
-    expect(asked.slice(7)).toEqual([`/api/cheapest?area=DK1&date=${TOMORROW}&hours=3`]);
+    expect(asked.slice(7).sort()).toEqual([
+      `/api/cheapest?area=DK1&date=${TOMORROW}&hours=3`,
+      '/api/cheapest?minutes=180&area=DK1',
+    ]);
+    expect(days.next).toBeNull();
     expect(days.today.hours).toHaveLength(24);
     expect(days.tomorrow!.hours).toHaveLength(23);
     expect(days.today.cheapestAllIn).toBeNull();
     expect(days.tomorrowError).toBeNull();
+  });
+
+  it('gives the window from now with the Danish day it starts on', async () => {
+    const { get } = api();
+    const window = {
+      area: 'DK1',
+      minutes: 180,
+      start_dk: `${TOMORROW}T01:15:00+01:00`,
+      end_dk: `${TOMORROW}T04:15:00+02:00`,
+      average_dkk_kwh: 0.61,
+      basis: 'total',
+    };
+    const withWindow = (url: string) =>
+      url.startsWith('/api/cheapest?minutes=') ? Promise.resolve(window) : get(url);
+    const days = await loadDays('DK1', withWindow, () => Date.parse(`${DATE}T18:20:00+01:00`));
+    expect(days.next).toMatchObject({
+      date: TOMORROW,
+      from: '01:15',
+      to: '04:15',
+      average: 61,
+      basis: 'total',
+    });
+  });
+
+  it('asks for no window from now while less than its 3 hours are published after now', async () => {
+    const { asked, get } = api();
+    const unpublished = async (url: string) => {
+      const answer = await get(url);
+      return url.includes(TOMORROW) && url.startsWith('/api/elprice')
+        ? { ...(answer as object), items: [] }
+        : answer;
+    };
+    // 21:05: the next quarter hour starts at 21:15, 2 h 45 min before the end of today
+    await loadDays('DK1', unpublished, () => Date.parse(`${DATE}T21:05:00+01:00`));
+    expect(asked.filter((u) => u.includes('minutes='))).toEqual([]);
+    asked.length = 0;
+    await loadDays('DK1', unpublished, () => Date.parse(`${DATE}T21:00:00+01:00`));
+    expect(asked.filter((u) => u.includes('minutes='))).toEqual(['/api/cheapest?minutes=180&area=DK1']);
   });
 
   it('asks for no cheapest hours of a day not published yet (its 404 would be a console error)', async () => {

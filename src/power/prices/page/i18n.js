@@ -78,6 +78,21 @@ const da = {
       ? `Billigste 3 timer${asked === 'total' ? ' efter spotprisen (afgifter mangler)' : ''}: ${from}–${to}, spotpris ${average} øre/kWh i snit`
       : `Billigste 3 timer: ${from}–${to}, ${average} øre/kWh i snit alt inkl.`,
   nowLine: (/** @type {string} */ hour, /** @type {string} */ price) => `Nu, ${hour}: ${price} øre/kWh`,
+  /**
+   * The window from now, its price named only when it is not the one shown.
+   * @type {(hours: number, day: 'today' | 'tomorrow', from: string, to: string, average: string, basis: Basis, shown: Basis) => string}
+   */
+  nextWindow: (hours, day, from, to, average, basis, shown) =>
+    `Billigst næste gang (${hours} timer): ${day === 'today' ? 'i dag' : 'i morgen'} ${from}–${to}, ${average} øre/kWh i snit${
+      basis === shown ? '' : basis === 'total' ? ' alt inkl.' : ' (spotpris)'
+    }`,
+  nextUnknown: (/** @type {number} */ hours) =>
+    `Billigst næste gang (${hours} timer): endnu ukendt, så mange timer frem er ikke offentliggjort.`,
+  markupZero: 'Heri er leverandørens tillæg 0 øre/kWh: intet tillæg er sat op.',
+  chargesUnknown:
+    'Husstandens tariffer og afgifter kendes ikke (intet netselskab sat op): her er spotprisen.',
+  earlier: (/** @type {string} */ from, /** @type {string} */ to, /** @type {number} */ n) =>
+    `Tidligere i dag: ${from}–${to} (${n} ${n === 1 ? 'time' : 'timer'})`,
 };
 
 /** @typedef {typeof da} Messages */
@@ -151,6 +166,16 @@ const en = {
       ? `Cheapest 3 hours${asked === 'total' ? ' by spot price (charges missing)' : ''}: ${from}–${to}, spot ${average} øre/kWh on average`
       : `Cheapest 3 hours: ${from}–${to}, ${average} øre/kWh on average, all-in`,
   nowLine: (hour, price) => `Now, ${hour}: ${price} øre/kWh`,
+  nextWindow: (hours, day, from, to, average, basis, shown) =>
+    `Cheapest next (${hours} hours): ${day} ${from}–${to}, ${average} øre/kWh on average${
+      basis === shown ? '' : basis === 'total' ? ', all-in' : ' (spot)'
+    }`,
+  nextUnknown: (hours) =>
+    `Cheapest next (${hours} hours): not known yet, so many hours ahead are not published.`,
+  markupZero: 'This includes a supplier markup of 0 øre/kWh: no markup is configured.',
+  chargesUnknown:
+    "The household's tariffs and charges are not known (no grid company configured): this is the spot price.",
+  earlier: (from, to, n) => `Earlier today: ${from}–${to} (${n} ${n === 1 ? 'hour' : 'hours'})`,
 };
 
 /** @type {Record<Lang, Messages>} */

@@ -1,18 +1,27 @@
 // @ts-check
 // The home page: today's and tomorrow's prices of one area, loaded on start, on refresh and on
 // an area switch; a price or language switch redraws what is loaded.
-import { renderDay, renderNow } from './cards.js';
+import { renderDay } from './cards.js';
 import { renderChart, watchSize } from './chart.js';
-import { applyLanguage, bindSwitches, browserStore, initialState, showState } from './controls.js';
+import {
+  applyLanguage,
+  bindSwitches,
+  browserStore,
+  initialState,
+  priceChosen,
+  showState,
+} from './controls.js';
 import { loadDays, RetryLater } from './data.js';
 import { byId } from './dom.js';
 import { formatsFor } from './format.js';
+import { renderHeadline } from './headline.js';
 import { MESSAGES } from './i18n.js';
 import { HOUR } from './time.js';
 import { basisOf, stepsOf, windowOf } from './view.js';
 
 const store = browserStore();
 const state = initialState(store, navigator.languages ?? [navigator.language]);
+let chosen = priceChosen(store);
 let text = MESSAGES[state.lang];
 let fmt = formatsFor(state.lang);
 /** @type {Awaited<ReturnType<typeof loadDays>> | null} */
@@ -82,7 +91,7 @@ async function render() {
     }
   chart = { series, now, text: { title: unit, tick: fmt.tick } };
   drawChart();
-  renderNow(byId('now'), today, view);
+  renderHeadline({ now: byId('now'), next: byId('next'), note: byId('note') }, today, shown.next, view);
   const { tomorrow, tomorrowDate, tomorrowError } = shown;
   const drawn =
     (await current()) &&
@@ -99,12 +108,14 @@ async function render() {
     ));
   if (!drawn) return;
   document.body.dataset.drawn = String(Number(document.body.dataset.drawn ?? 0) + 1);
-  // The current hour moves on: redraw at the next hour, and load the new day after midnight.
+  // The current hour moves on: redraw at the next hour; load the new day after midnight, and the
+  // next window once the one named has begun.
   clearTimeout(tick);
+  const next = shown.next;
   tick = setTimeout(
     () => {
       const last = today.hours[today.hours.length - 1];
-      if (last && Date.now() >= last.start + HOUR) void load();
+      if ((last && Date.now() >= last.start + HOUR) || (next && Date.now() >= next.start)) void load();
       else void render();
     },
     HOUR - (now % HOUR) + 1000,
@@ -123,6 +134,8 @@ async function load() {
   try {
     shown = await loadDays(state.area);
     outcome = { at: Date.now() };
+    // What the household pays leads, once its charges are known, unless this browser chose a price.
+    if (!chosen) state.mode = shown.today.allIn === 'none' ? 'spot' : 'total';
   } catch (e) {
     outcome = { error: e instanceof Error ? e.message : String(e) };
     // Asked to come back (the charges of a first start are loading): the page does, at most a minute on.
@@ -145,6 +158,7 @@ bindSwitches(state, store, (what) => {
     fmt = formatsFor(state.lang);
     applyLanguage(state.lang);
   }
+  if (what === 'mode') chosen = true;
   if (what === 'area') {
     showState(state);
     void load();
