@@ -44,7 +44,9 @@ export const taxBench: Benchmark = {
         from generate_series(1, ${EVENTS}) i`.execute(db);
       await sql`insert into btc.ledger_rates (date, rates_date, usd_eur, usd_dkk, eur_dkk)
         select d, d, 0.9 + extract(day from d) / 1000, 6.7 + extract(day from d) / 100, 7.4 + extract(day from d) / 10000
-        from generate_series(${`${YEAR}-01-01`}::date, ${`${YEAR}-12-31`}::date, interval '1 day') d`.execute(db);
+        from generate_series(${`${YEAR}-01-01`}::date, ${`${YEAR}-12-31`}::date, interval '1 day') d`.execute(
+        db,
+      );
       await sql`insert into btc.candles_day (pair, time, open, high, low, close, vwap, volume, trades)
         select 'BTC/EUR', d, 90000, 90000, 90000, 90000, 90000 + extract(doy from d) * 10.5, 1, 1
         from generate_series(${`${YEAR}-01-01T00:00:00Z`}::timestamptz, ${`${YEAR}-12-31T00:00:00Z`}::timestamptz, interval '1 day') d`.execute(
