@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../../test/support/app.js';
+import { startTestApp } from '../../../test/support/app.js';
 import { btc } from '../../../test/support/services.js';
 import type { DailyRates, RatesService } from '../rates/service.js';
 
