@@ -40,22 +40,14 @@ export function listWallets(db: Db, type?: 'exchange' | 'wallet'): Promise<Walle
 }
 
 export function getWallet(db: Db, id: number): Promise<WalletRow | undefined> {
-  return db
-    .selectFrom('btc.wallets')
-    .select(WALLET_COLUMNS)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  return db.selectFrom('btc.wallets').select(WALLET_COLUMNS).where('id', '=', id).executeTakeFirst();
 }
 
 export function insertWallet(
   db: Db,
   w: Pick<WalletRow, 'name' | 'wallet_type'> & { owner?: string },
 ): Promise<WalletRow> {
-  return db
-    .insertInto('btc.wallets')
-    .values(w)
-    .returning(WALLET_COLUMNS)
-    .executeTakeFirstOrThrow();
+  return db.insertInto('btc.wallets').values(w).returning(WALLET_COLUMNS).executeTakeFirstOrThrow();
 }
 
 export function updateWallet(
