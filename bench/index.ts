@@ -15,6 +15,7 @@ import { backupBench } from './backup.bench.js';
 import { billBench } from './bill.bench.js';
 import { chainBench } from './chain.bench.js';
 import { haStatsBench } from './ha-stats.bench.js';
+import { taxBench } from './tax.bench.js';
 
 /** Every benchmark of the project, in the order the table shows them. */
 export const benchmarks: Benchmark[] = [
@@ -24,6 +25,7 @@ export const benchmarks: Benchmark[] = [
   ledgerImportBench,
   importRatesBench,
   portfolioBench,
+  taxBench,
   streamFanoutBench,
   mqttFanoutBench,
   elpriceBench,

@@ -115,7 +115,8 @@ select
   "id",
   "name",
   "wallet_type",
-  "balance"
+  "balance",
+  "owner"
 from
   "btc"."wallets"
 where
@@ -220,7 +221,8 @@ returning
   "id",
   "name",
   "wallet_type",
-  "balance";
+  "balance",
+  "owner";
 
 -- src/btc/ledger/repository.ts listEvents (example 1)
 select
@@ -277,7 +279,8 @@ select
   "id",
   "name",
   "wallet_type",
-  "balance"
+  "balance",
+  "owner"
 from
   "btc"."wallets"
 order by
@@ -288,7 +291,8 @@ select
   "id",
   "name",
   "wallet_type",
-  "balance"
+  "balance",
+  "owner"
 from
   "btc"."wallets"
 where
@@ -370,7 +374,8 @@ returning
   "id",
   "name",
   "wallet_type",
-  "balance";
+  "balance",
+  "owner";
 
 -- src/btc/ledger/repository.ts walletMoves
 select

@@ -89,6 +89,8 @@ export function configOf(v: Values, cwd: string) {
       gapLimit: v.CHAIN_GAP_LIMIT,
       network: v.CHAIN_NETWORK,
     },
+    /** Pairs of owners who are spouses living together (src/btc/tax): their moves keep cost and date. */
+    taxSpouses: v.TAX_SPOUSES as readonly (readonly [string, string])[],
     meteringToken: v.METERING_TOKEN,
     meteringTokenFile: path.resolve(cwd, '.token'),
     /** The grid company whose tariff applies without a metering token; null = not configured. */

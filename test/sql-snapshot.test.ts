@@ -24,6 +24,7 @@ describe('the checked-in SQL of every repository query', () => {
         'rates',
         'retention',
         'solar',
+        'tax',
         'window-settings',
       ].sort(),
     );

@@ -15,6 +15,10 @@ const NAMED_ELSEWHERE: Record<string, { tables: string[]; why: string }> = {
     tables: ['btc.events', 'btc.ledger_rates', 'btc.wallets'],
     why: "the portfolio's sums over the ledger's events, by the ledger's rule of moves",
   },
+  'src/btc/tax/repository.ts': {
+    tables: ['btc.events', 'btc.ledger_rates', 'btc.wallets', 'btc.candles_day'],
+    why: "the FIFO book's one read of the ledger's events with their owners and DKK amounts, and the days' vwap",
+  },
   'src/btc/imports/repository.ts': {
     tables: ['btc.ledger_rates'],
     why: 'the rates an import converts with, as the ledger stored them',

@@ -18,6 +18,7 @@ import {
   type RetentionFeatureOptions,
 } from './retention/index.js';
 import type { RetentionService } from './retention/service.js';
+import { createTaxFeature, taxServiceOf } from './tax/index.js';
 
 /** The btc features, in the order they start. */
 export const BTC_FEATURES = [
@@ -28,6 +29,7 @@ export const BTC_FEATURES = [
   'chain',
   'market',
   'portfolio',
+  'tax',
   'retention',
 ] as const;
 export type BtcFeature = (typeof BTC_FEATURES)[number];
@@ -76,6 +78,7 @@ export function btcService(ctx: AppContext, opts: BtcOptions = {}): Composition<
     chain && createChainFeature(ctx, { chain }, opts.chain),
     market && createMarketFeature({ market, streams: marketStreamsOf(ctx, market, opts.market) }),
     portfolio && createPortfolioFeature({ portfolio }),
+    on('tax') ? createTaxFeature({ tax: taxServiceOf(ctx, rates) }) : null,
     retention && createRetentionFeature(ctx, { retention }, opts.retention),
   ];
   return {

@@ -103,6 +103,25 @@ export const BITCOIN = {
       1,
       1000,
     ),
+    TAX_SPOUSES: variable(
+      {
+        default: '',
+        meaning:
+          "owners (the wallets' `owner`) who are spouses living together, as pairs `Anna=Bo`, comma-separated: a move between them keeps its cost and date (KSL § 26 B); any other move between two owners is a gift at its value (see [the ledger](docs/ledger.md#tax-the-years-figures-for-skat))",
+      },
+      (t) => t.Array(t.Tuple([t.String(), t.String()])),
+      (v, read) => {
+        const pairs =
+          v.trim() === '' ? [] : v.split(',').map((p) => p.split('=').map((o) => o.trim().normalize('NFC')));
+        for (const p of pairs)
+          if (p.length !== 2 || p.some((o) => o === '' || o.length > 40) || p[0] === p[1])
+            return read.refuse(`expected pairs of two different owners, "Anna=Bo,Carl=Dina", got "${v}"`, []);
+        const owners = pairs.flat();
+        const twice = owners.find((o, i) => owners.indexOf(o) !== i);
+        if (twice !== undefined) return read.refuse(`"${twice}" is named in two pairs: one spouse each`, []);
+        return pairs as [string, string][];
+      },
+    ),
     CHAIN_NETWORK: oneOf(
       {
         default: 'mainnet',

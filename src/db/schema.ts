@@ -5,6 +5,7 @@ import type { RatesTables } from '../btc/rates/tables.js';
 import type { ImportTables } from '../btc/imports/tables.js';
 import type { LedgerTables } from '../btc/ledger/tables.js';
 import type { MarketTables } from '../btc/market/tables.js';
+import type { TaxTables } from '../btc/tax/tables.js';
 import type { PricesTables } from '../power/prices/tables.js';
 import type { MeteringTables } from '../power/metering/tables.js';
 import type { SolarTables } from '../power/solar/tables.js';
@@ -36,6 +37,7 @@ export interface DB
     ImportTables,
     ChainTables,
     MarketTables,
+    TaxTables,
     PricesTables,
     MeteringTables,
     SolarTables,

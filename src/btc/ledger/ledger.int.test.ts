@@ -61,7 +61,7 @@ describe('wallets', () => {
     const made = await post('/api/wallets', { name: 'Spare', wallet_type: 'wallet' });
     expect(made.statusCode).toBe(201);
     const { id } = made.json();
-    expect(made.json()).toEqual({ id, name: 'Spare', wallet_type: 'wallet', balance: 0 });
+    expect(made.json()).toEqual({ id, name: 'Spare', wallet_type: 'wallet', balance: 0, owner: 'household' });
     expect((await post('/api/wallets', { name: 'Spare', wallet_type: 'wallet' })).statusCode).toBe(409);
     const renamed = await t.call('PATCH', `/api/wallets/${id}`, { name: 'Spare 2' }, auth);
     expect(renamed.json().name).toBe('Spare 2');

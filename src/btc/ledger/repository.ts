@@ -31,38 +31,35 @@ const EVENT_COLUMNS = [
 
 // ── wallets ────────────────────────────────────────────────────────────────
 
+const WALLET_COLUMNS = ['id', 'name', 'wallet_type', 'balance', 'owner'] as const;
+
 export function listWallets(db: Db, type?: 'exchange' | 'wallet'): Promise<WalletRow[]> {
-  let q = db.selectFrom('btc.wallets').select(['id', 'name', 'wallet_type', 'balance']).orderBy('id');
+  let q = db.selectFrom('btc.wallets').select(WALLET_COLUMNS).orderBy('id');
   if (type) q = q.where('wallet_type', '=', type);
   return q.execute();
 }
 
 export function getWallet(db: Db, id: number): Promise<WalletRow | undefined> {
-  return db
-    .selectFrom('btc.wallets')
-    .select(['id', 'name', 'wallet_type', 'balance'])
-    .where('id', '=', id)
-    .executeTakeFirst();
+  return db.selectFrom('btc.wallets').select(WALLET_COLUMNS).where('id', '=', id).executeTakeFirst();
 }
 
-export function insertWallet(db: Db, w: Pick<WalletRow, 'name' | 'wallet_type'>): Promise<WalletRow> {
-  return db
-    .insertInto('btc.wallets')
-    .values(w)
-    .returning(['id', 'name', 'wallet_type', 'balance'])
-    .executeTakeFirstOrThrow();
+export function insertWallet(
+  db: Db,
+  w: Pick<WalletRow, 'name' | 'wallet_type'> & { owner?: string },
+): Promise<WalletRow> {
+  return db.insertInto('btc.wallets').values(w).returning(WALLET_COLUMNS).executeTakeFirstOrThrow();
 }
 
 export function updateWallet(
   db: Db,
   id: number,
-  patch: Partial<Pick<WalletRow, 'name' | 'wallet_type'>>,
+  patch: Partial<Pick<WalletRow, 'name' | 'wallet_type' | 'owner'>>,
 ): Promise<WalletRow | undefined> {
   return db
     .updateTable('btc.wallets')
     .set(patch)
     .where('id', '=', id)
-    .returning(['id', 'name', 'wallet_type', 'balance'])
+    .returning(WALLET_COLUMNS)
     .executeTakeFirst();
 }
 

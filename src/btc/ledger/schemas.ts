@@ -28,6 +28,7 @@ export const Wallet = Type.Object({
   name: Type.String(),
   wallet_type: WalletType,
   balance: Type.Integer({ description: 'sats, derived from the events' }),
+  owner: Type.String({ description: 'whose FIFO pool its sats are in (GET /api/tax/{year})' }),
   watch: Type.Optional(WatchFace),
   chain_sats: Type.Optional(
     Nullable(Type.Integer(), {
@@ -44,12 +45,27 @@ export const Wallet = Type.Object({
 export const WalletList = Type.Array(Wallet);
 export const WalletQuery = Type.Object({ type: Type.Optional(WalletType) }, { additionalProperties: false });
 const Name = NameOf({ minLength: 1, maxLength: 100, description: 'the wallet name, unique' });
+/** No `,` or `=`: TAX_SPOUSES lists owners as `Anna=Bo,…`. */
+const OWNER_TEXT =
+  'whose FIFO pool the sats are in for the annual return: a short name without "," or "="; Unicode NFC, without control or invisible characters';
+const OwnerOf = (description: string) =>
+  Type.String({ minLength: 1, maxLength: 40, pattern: '^[^,=]+$', 'x-text': 'name', description });
+export const Owner = OwnerOf(OWNER_TEXT);
 export const NewWallet = Type.Object(
-  { name: Name, wallet_type: WalletType },
+  {
+    name: Name,
+    wallet_type: WalletType,
+    owner: Type.Optional(OwnerOf(`${OWNER_TEXT}; "household" unless given`)),
+  },
   { additionalProperties: false },
 );
 export const WalletPatch = Type.Object(
-  { name: Type.Optional(Name), wallet_type: Type.Optional(WalletType), watch: Type.Optional(WatchInput) },
+  {
+    name: Type.Optional(Name),
+    wallet_type: Type.Optional(WalletType),
+    owner: Type.Optional(Owner),
+    watch: Type.Optional(WatchInput),
+  },
   { additionalProperties: false, minProperties: 1 },
 );
 

@@ -270,7 +270,7 @@ export class LedgerService {
   getWallet(id: number) {
     return this.wallets.getWallet(id);
   }
-  createWallet(w: { name: string; wallet_type: WalletType }) {
+  createWallet(w: { name: string; wallet_type: WalletType; owner?: string }) {
     return this.wallets.createWallet(w);
   }
   patchWallet(id: number, patch: WalletPatch) {

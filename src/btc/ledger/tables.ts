@@ -5,6 +5,8 @@ export interface WalletsTable {
   name: string;
   wallet_type: 'exchange' | 'wallet';
   balance: Generated<number>;
+  /** Whose FIFO pool the wallet's sats are in (src/btc/tax); a default owner unless given. */
+  owner: Generated<string>;
 }
 
 export interface EventsTable {

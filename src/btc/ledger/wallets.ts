@@ -31,6 +31,8 @@ export interface WalletWatch {
 export interface WalletPatch {
   name?: string;
   wallet_type?: WalletType;
+  /** Whose FIFO pool the wallet's whole history counts in (src/btc/tax). */
+  owner?: string;
   /** A watch key, or null to remove it. */
   watch?: unknown;
 }
@@ -48,7 +50,7 @@ export function createWalletFunctions(db: Db, watch?: WalletWatch) {
       if (!w) throw notFound(`no wallet ${id}`);
       return (await withExtras([w]))[0]!;
     },
-    async createWallet(w: { name: string; wallet_type: WalletType }) {
+    async createWallet(w: { name: string; wallet_type: WalletType; owner?: string }) {
       return uniqueName(w.name, () => repo.insertWallet(db, w));
     },
     async patchWallet(id: number, patch: WalletPatch) {
@@ -71,7 +73,7 @@ export function createWalletFunctions(db: Db, watch?: WalletWatch) {
           throw conflict(
             `wallet_type: wallet ${id} has a watch key; remove it ("watch": null) to make it an exchange`,
           );
-        if (fields.name === undefined && fields.wallet_type === undefined) return current;
+        if (Object.values(fields).every((v) => v === undefined)) return (await repo.getWallet(trx, id))!;
         return uniqueName(fields.name ?? '', async () => (await repo.updateWallet(trx, id, fields))!);
       });
       return (await withExtras([row]))[0]!;
