@@ -46,7 +46,9 @@ try {
   const { result } = await session.post('Profiler.takePreciseCoverage');
   session.disconnect();
   const id = measured.json<{ id: number }>().id;
-  const buys = (await app.call('GET', '/api/buys', undefined, auth)).json<{ items: { event_id: number }[] }>();
+  const buys = (await app.call('GET', '/api/buys', undefined, auth)).json<{
+    items: { event_id: number }[];
+  }>();
   if (!buys.items.some((b) => b.event_id === id)) throw new Error(`no buys row for event ${id}`);
 
   const ran = result

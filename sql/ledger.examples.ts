@@ -113,7 +113,15 @@ const projectionExamples: QueryExamples<typeof projections> = {
 
 const idempotencyExamples: QueryExamples<typeof idempotency> = {
   findOutcome: [['key-1']],
-  storeOutcome: [['key-1', { request_hash: 'ab12', outcome: { event: { id: 42, type: 'wallet_to_wallet', occurred_at: '2026-07-02' } } }]],
+  storeOutcome: [
+    [
+      'key-1',
+      {
+        request_hash: 'ab12',
+        outcome: { event: { id: 42, type: 'wallet_to_wallet', occurred_at: '2026-07-02' } },
+      },
+    ],
+  ],
   pruneIdempotencyKeys: [[new Date('2026-07-19T12:34:00Z'), 1000]],
 };
 

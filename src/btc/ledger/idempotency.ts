@@ -26,7 +26,8 @@ const KIND_OF_STATUS: Record<number, RefusalKind> = {
 function outcomeOfAnswer(status: number, body: unknown): KeyOutcome {
   if (status === 201) return { event: body as EventJson };
   const kind = KIND_OF_STATUS[status];
-  if (!kind) throw new Error(`an idempotency key stored with status ${status}, which the ledger never answered`);
+  if (!kind)
+    throw new Error(`an idempotency key stored with status ${status}, which the ledger never answered`);
   return { refusal: { kind, detail: (body as { detail: string }).detail } };
 }
 

@@ -129,7 +129,14 @@ export function eventJson(row: EventRow): EventJson {
 export function toEvent(row: EventRow): LedgerEvent {
   const { id, occurred_at } = row;
   if (row.type === 'bank_to_exchange')
-    return { id, occurred_at, type: row.type, wallet: row.wallet!, amount: row.amount!, currency: row.currency! };
+    return {
+      id,
+      occurred_at,
+      type: row.type,
+      wallet: row.wallet!,
+      amount: row.amount!,
+      currency: row.currency!,
+    };
   const transfer = {
     id,
     occurred_at,

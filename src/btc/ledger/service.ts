@@ -34,8 +34,7 @@ export interface LedgerDeps {
 
 /** What a batch of changes came to: each command's row (null for a delete), or each refused one by its index. */
 export type BatchOutcome<Row = EventRow | null> =
-  | { ok: true; rows: Row[] }
-  | { ok: false; refused: { index: number; violation: Violation }[] };
+  { ok: true; rows: Row[] } | { ok: false; refused: { index: number; violation: Violation }[] };
 
 /**
  * The first statements of every event writer's transaction: the read tables' write lock, then
@@ -103,9 +102,16 @@ export async function writeBatch(
   if (refused.length > 0) return { ok: false, refused };
 
   const rows: (EventRow | null)[] = commands.map(() => null);
-  const creates = [...commands.entries()].flatMap(([i, c]) => (c.kind === 'create' ? [{ i, e: c.event }] : []));
+  const creates = [...commands.entries()].flatMap(([i, c]) =>
+    c.kind === 'create' ? [{ i, e: c.event }] : [],
+  );
   if (creates.length > 0)
-    (await repo.insertEvents(trx, creates.map((c) => c.e))).forEach((row, k) => (rows[creates[k]!.i] = row));
+    (
+      await repo.insertEvents(
+        trx,
+        creates.map((c) => c.e),
+      )
+    ).forEach((row, k) => (rows[creates[k]!.i] = row));
   for (const [i, c] of commands.entries()) {
     if (c.kind === 'replace') rows[i] = await repo.replaceEvent(trx, c.previous.id, c.event);
     if (c.kind === 'delete') await repo.deleteEvent(trx, c.previous.id);
