@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeRates } from '../../../test/fakes/rates.js';
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
 import { ledgerOnly } from '../../../test/support/services.js';
-import { MAX_SATS, parseEvent, type EventData } from './events.js';
+import { MAX_SATS, parseEvent } from './events.js';
 import { requestHash } from './idempotency.js';
 
 /** The ledger's guarantees at its edges (history never negative, money kept exactly), through the HTTP API. */
@@ -236,7 +236,7 @@ describe('Idempotency-Keys stored as answers, before the outcome was stored', ()
   it('replay their status and body exactly, created or refused', async () => {
     const to = await newWallet();
     const body = buy(to, '2026-06-10', 700);
-    const hash = requestHash(parseEvent(body) as EventData);
+    const hash = requestHash(parseEvent(body));
     const created = { ...body, id: 987_654 };
     const refused = {
       type: 'about:blank',
