@@ -1,6 +1,6 @@
 import { Session } from 'node:inspector/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { srcFilesRan } from './coverage.js';
 import { fakeRates } from '../test/fakes/rates.js';
 import { startTestApp } from '../test/support/app.js';
 import { btc } from '../test/support/services.js';
@@ -12,7 +12,6 @@ import { btc } from '../test/support/services.js';
  * thread; on PGlite the statements also run src/db/pglite-worker.mjs on its own thread, which
  * this does not see).
  */
-const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DRIVERS = ['embedded.ts', 'pglite-thread.ts', 'postgres.ts'].map((f) => path.join('src', 'db', f));
 const TOKEN = 'ledger-journey-token-0123456789';
 const auth = { authorization: `Bearer ${TOKEN}` };
@@ -51,12 +50,7 @@ try {
   }>();
   if (!buys.items.some((b) => b.event_id === id)) throw new Error(`no buys row for event ${id}`);
 
-  const ran = result
-    .filter((s) => s.url.startsWith('file://'))
-    .filter((s) => s.functions.some((f) => f.ranges.some((r) => r.count > 0)))
-    .map((s) => path.relative(ROOT, fileURLToPath(s.url)))
-    .filter((f) => f.startsWith(`src${path.sep}`))
-    .sort();
+  const ran = srcFilesRan(result);
   for (const f of ran) console.log(f);
   console.log(`${ran.length} files of src/ ran for POST /api/events (a buy) and its buys row`);
   // The HTTP layer every route crosses and the database driver are not the ledger's journey.
