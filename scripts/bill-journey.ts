@@ -1,6 +1,5 @@
 import { Session } from 'node:inspector/promises';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { srcFilesRan } from './coverage.js';
 import { FakeEnergiDataService, RADIUS_GLN, radiusTariffRecords } from '../test/fakes/energidataservice.js';
 import { startTestApp } from '../test/support/app.js';
 import { refreshCharges, storeDay } from '../test/support/costs.js';
@@ -13,7 +12,6 @@ import { addDays, danishDaySteps } from '../src/shared/danish-time.js';
  * route (V8's precise coverage of the main thread; on PGlite the statements also run
  * src/db/pglite-worker.mjs on its own thread, which this does not see).
  */
-const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TOKEN = 'bill-journey-token-0123456789';
 const auth = { authorization: `Bearer ${TOKEN}` };
 
@@ -52,12 +50,7 @@ try {
   const { result } = await session.post('Profiler.takePreciseCoverage');
   session.disconnect();
 
-  const ran = result
-    .filter((s) => s.url.startsWith('file://'))
-    .filter((s) => s.functions.some((f) => f.ranges.some((r) => r.count > 0)))
-    .map((s) => path.relative(ROOT, fileURLToPath(s.url)))
-    .filter((f) => f.startsWith(`src${path.sep}`))
-    .sort();
+  const ran = srcFilesRan(result);
   for (const f of ran) console.log(f);
   console.log(`${ran.length} files of src/ ran for GET ${url}`);
 } finally {

@@ -67,7 +67,6 @@ const repositoryExamples: QueryExamples<typeof repository> = {
 };
 
 const historyExamples: QueryExamples<typeof history> = {
-  refreshWalletDay: [[4, '2026-07-02']],
   refreshWalletDays: [
     [
       [
@@ -97,10 +96,6 @@ const projectionExamples: QueryExamples<typeof projections> = {
     ['deposits', 42],
     ['buys', 42],
   ],
-  insertRowOf: [
-    ['deposits', 42],
-    ['buys', 42],
-  ],
   insertRowsOf: [
     ['deposits', [42, 43]],
     ['buys', [44]],
@@ -117,8 +112,16 @@ const projectionExamples: QueryExamples<typeof projections> = {
 };
 
 const idempotencyExamples: QueryExamples<typeof idempotency> = {
-  findAnswer: [['key-1']],
-  storeAnswer: [['key-1', { request_hash: 'ab12', status: 201, body: { id: 42 } }]],
+  findOutcome: [['key-1']],
+  storeOutcome: [
+    [
+      'key-1',
+      {
+        request_hash: 'ab12',
+        outcome: { event: { id: 42, type: 'wallet_to_wallet', occurred_at: '2026-07-02' } },
+      },
+    ],
+  ],
   pruneIdempotencyKeys: [[new Date('2026-07-19T12:34:00Z'), 1000]],
 };
 

@@ -15,20 +15,10 @@ from
   btc.wallets w
   left join (
     select
-      to_wallet as id,
-      sats as delta
+      wallet_id as id,
+      sats_delta as delta
     from
-      btc.events
-    where
-      type <> 'bank_to_exchange'
-    union all
-    select
-      from_wallet,
-      - (sats + fee_sats)
-    from
-      btc.events
-    where
-      type = 'wallet_to_wallet'
+      btc.event_moves
   ) x on x.id = w.id
 group by
   w.id
@@ -379,24 +369,13 @@ returning
 
 -- src/btc/ledger/repository.ts walletMoves
 select
-  id as event_id,
+  event_id,
   to_char(occurred_at, 'YYYY-MM-DD') as date,
-  sats as delta
+  sats_delta as delta
 from
-  btc.events
+  btc.event_moves
 where
-  to_wallet = $1
-  and type <> 'bank_to_exchange'
-union all
-select
-  id,
-  to_char(occurred_at, 'YYYY-MM-DD'),
-  - (sats + fee_sats)
-from
-  btc.events
-where
-  from_wallet = $2
-  and type = 'wallet_to_wallet'
+  wallet_id = $1
 order by
   date,
   event_id;
@@ -469,24 +448,12 @@ with
         from
           (
             select
-              to_wallet as wallet,
+              wallet_id as wallet,
               occurred_at as day,
-              id,
-              sats as delta
+              event_id as id,
+              sats_delta as delta
             from
-              btc.events
-            where
-              type <> 'bank_to_exchange'
-            union all
-            select
-              from_wallet,
-              occurred_at,
-              id,
-              - (sats + fee_sats)
-            from
-              btc.events
-            where
-              type = 'wallet_to_wallet'
+              btc.event_moves
           ) moves
       ) x
     group by
@@ -522,52 +489,6 @@ set
   low = excluded.low,
   high = excluded.high;
 
--- src/btc/ledger/history.ts refreshWalletDay
-insert into
-  btc.wallet_days (wallet, day, delta, low, high)
-select
-  $1,
-  $2::date,
-  coalesce(sum(delta), 0),
-  least(0, coalesce(min(running), 0)),
-  greatest(0, coalesce(max(running), 0))
-from
-  (
-    select
-      delta,
-      sum(delta) over (
-        order by
-          id
-      ) as running
-    from
-      (
-        select
-          id,
-          sats as delta
-        from
-          btc.events
-        where
-          to_wallet = $3
-          and occurred_at = $4::date
-          and type <> 'bank_to_exchange'
-        union all
-        select
-          id,
-          - (sats + fee_sats)
-        from
-          btc.events
-        where
-          from_wallet = $5
-          and occurred_at = $6::date
-          and type = 'wallet_to_wallet'
-      ) m
-  ) x
-on conflict (wallet, day) do update
-set
-  delta = excluded.delta,
-  low = excluded.low,
-  high = excluded.high;
-
 -- src/btc/ledger/history.ts refreshWalletDays
 with
   pairs as (
@@ -580,24 +501,12 @@ with
     select
       p.wallet,
       p.day,
-      e.id,
-      e.sats as delta
+      m.event_id as id,
+      m.sats_delta as delta
     from
       pairs p
-      join btc.events e on e.to_wallet = p.wallet
-      and e.occurred_at = p.day
-      and e.type <> 'bank_to_exchange'
-    union all
-    select
-      p.wallet,
-      p.day,
-      e.id,
-      - (e.sats + e.fee_sats)
-    from
-      pairs p
-      join btc.events e on e.from_wallet = p.wallet
-      and e.occurred_at = p.day
-      and e.type = 'wallet_to_wallet'
+      join btc.event_moves m on m.wallet_id = p.wallet
+      and m.occurred_at = p.day
   ),
   fresh as (
     select
@@ -757,90 +666,6 @@ from
 where
   e.type = 'exchange_to_wallet'
   and true;
-
--- src/btc/ledger/projections.ts insertRowOf (example 1)
-insert into
-  btc.deposits (
-    id,
-    event_id,
-    occurred_at,
-    wallet,
-    currency,
-    amount,
-    amount_eur,
-    amount_dkk,
-    amount_usd
-  )
-select
-  e.id,
-  e.id as event_id,
-  e.occurred_at,
-  e.wallet,
-  e.currency,
-  e.amount,
-  round(
-    case e.currency
-      when 'EUR' then e.amount
-      when 'DKK' then e.amount / r.eur_dkk
-      else e.amount * r.usd_eur
-    end,
-    2
-  ) as amount_eur,
-  round(
-    case e.currency
-      when 'DKK' then e.amount
-      when 'EUR' then e.amount * r.eur_dkk
-      else e.amount * r.usd_dkk
-    end,
-    2
-  ) as amount_dkk,
-  round(
-    case e.currency
-      when 'USD' then e.amount
-      when 'EUR' then e.amount / r.usd_eur
-      else e.amount / r.usd_dkk
-    end,
-    2
-  ) as amount_usd
-from
-  btc.events e
-  join btc.ledger_rates r on r.date = e.occurred_at
-where
-  e.type = 'bank_to_exchange'
-  and e.id = $1;
-
--- src/btc/ledger/projections.ts insertRowOf (example 2)
-insert into
-  btc.buys (
-    id,
-    event_id,
-    occurred_at,
-    wallet,
-    sats,
-    fee_sats,
-    amount_eur
-  )
-select
-  e.id,
-  e.id as event_id,
-  e.occurred_at,
-  e.from_wallet as wallet,
-  e.sats,
-  e.fee_sats,
-  round(
-    case e.currency
-      when 'EUR' then e.amount
-      when 'DKK' then e.amount / r.eur_dkk
-      else e.amount * r.usd_eur
-    end,
-    2
-  ) as amount_eur
-from
-  btc.events e
-  join btc.ledger_rates r on r.date = e.occurred_at
-where
-  e.type = 'exchange_to_wallet'
-  and e.id = $1;
 
 -- src/btc/ledger/projections.ts insertRowsOf (example 1)
 insert into
@@ -1016,9 +841,10 @@ lock table "btc"."buys" in exclusive mode;
 lock table btc.deposits,
 btc.buys in row exclusive mode;
 
--- src/btc/ledger/idempotency.ts findAnswer
+-- src/btc/ledger/idempotency.ts findOutcome
 select
   "request_hash",
+  "outcome",
   "status",
   "body"
 from
@@ -1040,11 +866,11 @@ where
       $2
   );
 
--- src/btc/ledger/idempotency.ts storeAnswer
+-- src/btc/ledger/idempotency.ts storeOutcome
 insert into
-  "btc"."idempotency_keys" ("key", "request_hash", "status", "body")
+  "btc"."idempotency_keys" ("key", "request_hash", "outcome")
 values
-  ($1, $2, $3, $4)
+  ($1, $2, $3)
 on conflict ("key") do nothing
 returning
   "key";

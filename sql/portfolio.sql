@@ -149,61 +149,24 @@ order by
 
 -- src/btc/portfolio/repository.ts walletBalancesAt
 with
-  b as (
-    select
-      to_wallet,
-      sum(sats) as sats
-    from
-      btc.events
-    where
-      type = 'exchange_to_wallet'
-      and occurred_at <= $1::date
-    group by
-      to_wallet
-  ),
-  t as (
-    select
-      from_wallet,
-      to_wallet,
-      sum(sats) as sats,
-      sum(fee_sats) as fee_sats
-    from
-      btc.events
-    where
-      type = 'wallet_to_wallet'
-      and occurred_at <= $2::date
-    group by
-      from_wallet,
-      to_wallet
-  ),
   d (wallet, sats) as (
     select
-      to_wallet,
-      sats
+      wallet_id,
+      sum(sats_delta)
     from
-      b
-    union all
-    select
-      to_wallet,
-      sats
-    from
-      t
-    union all
-    select
-      from_wallet,
-      - (sats + fee_sats)
-    from
-      t
+      btc.event_moves
+    where
+      occurred_at <= $1::date
+    group by
+      wallet_id
   )
 select
   w.id,
   w.name,
   w.wallet_type,
-  coalesce(sum(d.sats), 0) as sats
+  coalesce(d.sats, 0) as sats
 from
   btc.wallets w
   left join d on d.wallet = w.id
-group by
-  w.id
 order by
   w.id;

@@ -1,9 +1,9 @@
 import type { Db } from '../../db/schema.js';
 import type { Clock } from '../../shared/clock.js';
 import { danishDate } from '../../shared/danish-time.js';
-import { createBatch, lockForBatch, movedByAll } from '../ledger/batch.js';
+import { createBatch, lockForBatch, movedByAll } from '../ledger/service.js';
 import { walletsOf } from '../ledger/events.js';
-import { eventJson } from '../ledger/reads.js';
+import { eventJson } from '../ledger/repository.js';
 import * as ledgerRepo from '../ledger/repository.js';
 import type { DailyRates, RatesService } from '../rates/service.js';
 import { readGenericCsv } from './csv-source.js';

@@ -1,7 +1,9 @@
 /**
- * The ledger's rules, pure (decide in the Emmett style): no database, no clock, no HTTP. The
- * service loads the wallets an event names, asks `decide`, and applies the balance changes it
- * answers; a refusal is a domain violation, which only the routes turn into a status code.
+ * The ledger's rules, pure: no database, no clock, no HTTP. The ledger is a journal of events;
+ * the service loads and locks the wallets a change names, asks `decide`, and writes the event
+ * with the read tables and balances it keeps in the same transaction. `moves` is the one rule of
+ * how an event moves sats (the SQL view btc.event_moves says the same). A refusal is a
+ * `LedgerRefusal`, one of the Refusal family, which only the HTTP edge turns into a status.
  * Shapes (types, bounds, formats, the amount's digits) are the schema's; the rules here are
  * those that need the ledger: which wallets exist and what they are, and what each type carries.
  */
@@ -152,21 +154,42 @@ export function walletsOf(event: EventData): number[] {
   return event.type === 'bank_to_exchange' ? [event.wallet] : [event.from_wallet, event.to_wallet];
 }
 
-/** The sats each wallet gains (or loses) by the event, per SPEC's table. */
+/** One wallet's change in sats by an event: sats in (> 0) or out (< 0), the fee on the side that pays it. */
+export interface Move {
+  wallet: number;
+  sats: number;
+}
+
+/** How an event moves sats, per wallet: the ledger's one rule (the SQL view btc.event_moves is its twin). */
+export function moves(event: EventData): Move[] {
+  switch (event.type) {
+    case 'bank_to_exchange':
+      return [];
+    case 'exchange_to_wallet':
+      return [{ wallet: event.to_wallet, sats: event.sats }];
+    case 'wallet_to_wallet':
+      return [
+        { wallet: event.from_wallet, sats: -(event.sats + event.fee_sats) },
+        { wallet: event.to_wallet, sats: event.sats },
+      ];
+  }
+}
+
+/** The sats each wallet gains (or loses) by the event: its moves summed per wallet. */
 export function effects(event: EventData): Map<number, number> {
   const out = new Map<number, number>();
-  const add = (w: number, d: number) => out.set(w, (out.get(w) ?? 0) + d);
-  if (event.type === 'exchange_to_wallet') add(event.to_wallet, event.sats);
-  if (event.type === 'wallet_to_wallet') {
-    add(event.from_wallet, -(event.sats + event.fee_sats));
-    add(event.to_wallet, event.sats);
-  }
+  for (const m of moves(event)) out.set(m.wallet, (out.get(m.wallet) ?? 0) + m.sats);
   return out;
 }
 
 /** The wallets whose balance a command moves, for locking them FOR UPDATE rather than FOR SHARE. */
 export function movedWallets(command: LedgerCommand): Set<number> {
   return new Set(involved(command).flatMap(({ event }) => [...effects(event).keys()]));
+}
+
+/** The wallets a command names (the new event's and the one it replaces or deletes). */
+export function namedWallets(command: LedgerCommand): number[] {
+  return involved(command).flatMap(({ event }) => walletsOf(event));
 }
 
 function involved(command: LedgerCommand): { event: EventData; sign: 1 | -1 }[] {

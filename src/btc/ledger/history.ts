@@ -9,25 +9,6 @@ import type { DayLowest } from './events.js';
  * first it changes, so that it reads one row per day instead of one per later event.
  */
 
-/** A wallet's moves on one day in id order: what it receives, and what it sends with the fee. */
-const movesOf = (wallet: number, day: string) => sql`
-  select id, sats as delta from btc.events
-  where to_wallet = ${wallet} and occurred_at = ${day}::date and type <> 'bank_to_exchange'
-  union all
-  select id, -(sats + fee_sats) from btc.events
-  where from_wallet = ${wallet} and occurred_at = ${day}::date and type = 'wallet_to_wallet'`;
-
-/** Recomputes one wallet's row of one day from that day's events (a day left without events keeps a zero row). */
-export async function refreshWalletDay(db: Db, wallet: number, day: string): Promise<void> {
-  await sql`
-    insert into btc.wallet_days (wallet, day, delta, low, high)
-    select ${wallet}, ${day}::date, coalesce(sum(delta), 0),
-      least(0, coalesce(min(running), 0)), greatest(0, coalesce(max(running), 0))
-    from (select delta, sum(delta) over (order by id) as running from (${movesOf(wallet, day)}) m) x
-    on conflict (wallet, day) do update
-      set delta = excluded.delta, low = excluded.low, high = excluded.high`.execute(db);
-}
-
 /**
  * Recomputes the rows of many (wallet, day) pairs from those days' events in one statement, for
  * a batch of events written at once; a pair left without events keeps a zero row.
@@ -41,13 +22,8 @@ export async function refreshWalletDays(
     with pairs as (
       select * from unnest(${pairs.map((p) => p.wallet)}::int[], ${pairs.map((p) => p.day)}::date[]) as p (wallet, day)
     ), moves as (
-      select p.wallet, p.day, e.id, e.sats as delta
-      from pairs p join btc.events e
-        on e.to_wallet = p.wallet and e.occurred_at = p.day and e.type <> 'bank_to_exchange'
-      union all
-      select p.wallet, p.day, e.id, -(e.sats + e.fee_sats)
-      from pairs p join btc.events e
-        on e.from_wallet = p.wallet and e.occurred_at = p.day and e.type = 'wallet_to_wallet'
+      select p.wallet, p.day, m.event_id as id, m.sats_delta as delta
+      from pairs p join btc.event_moves m on m.wallet_id = p.wallet and m.occurred_at = p.day
     ), fresh as (
       select wallet, day, sum(delta) as delta, least(0, min(running)) as low, greatest(0, max(running)) as high
       from (select wallet, day, delta, sum(delta) over (partition by wallet, day order by id) as running from moves) x
@@ -122,11 +98,8 @@ export async function rebuildWalletDays(db: Db): Promise<void> {
       from (
         select wallet, day, delta, sum(delta) over (partition by wallet, day order by id) as running
         from (
-          select to_wallet as wallet, occurred_at as day, id, sats as delta
-          from btc.events where type <> 'bank_to_exchange'
-          union all
-          select from_wallet, occurred_at, id, -(sats + fee_sats)
-          from btc.events where type = 'wallet_to_wallet'
+          select wallet_id as wallet, occurred_at as day, event_id as id, sats_delta as delta
+          from btc.event_moves
         ) moves
       ) x
       group by wallet, day

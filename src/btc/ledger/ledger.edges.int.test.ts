@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeRates } from '../../../test/fakes/rates.js';
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
 import { ledgerOnly } from '../../../test/support/services.js';
-import { MAX_SATS } from './events.js';
+import { MAX_SATS, parseEvent } from './events.js';
+import { requestHash } from './idempotency.js';
 
 /** The ledger's guarantees at its edges (history never negative, money kept exactly), through the HTTP API. */
 let t: TestApp;
@@ -228,5 +229,38 @@ describe('money kept exactly', () => {
     const other = await post(deposit('5.0'), key);
     expect(other.statusCode).toBe(422);
     expect(other.json<{ detail: string }>().detail).toMatch(/Idempotency-Key/);
+  });
+});
+
+describe('Idempotency-Keys stored as answers, before the outcome was stored', () => {
+  it('replay their status and body exactly, created or refused', async () => {
+    const to = await newWallet();
+    const body = buy(to, '2026-06-10', 700);
+    const hash = requestHash(parseEvent(body));
+    const created = { ...body, id: 987_654 };
+    const refused = {
+      type: 'about:blank',
+      title: 'Conflict',
+      status: 409,
+      detail:
+        'wallet 4 (Trezor) would be 5 sats below zero on 2026-06-01: its running balance may not go negative on any date',
+    };
+    await t.db.database.db
+      .insertInto('btc.idempotency_keys')
+      .values([
+        { key: 'stored-201', request_hash: hash, status: 201, body: JSON.stringify(created) },
+        { key: 'stored-409', request_hash: hash, status: 409, body: JSON.stringify(refused) },
+      ])
+      .execute();
+    const first = await t.call('POST', '/api/events', body, { 'idempotency-key': 'stored-201' });
+    expect([first.statusCode, first.json()]).toEqual([201, created]);
+    const second = await t.call('POST', '/api/events', body, { 'idempotency-key': 'stored-409' });
+    expect([second.statusCode, second.headers['content-type'], second.json()]).toEqual([
+      409,
+      'application/problem+json; charset=utf-8',
+      refused,
+    ]);
+    // Neither replay wrote an event.
+    expect((await t.call('GET', `/api/events?wallet=${to}`)).json<{ items: unknown[] }>().items).toEqual([]);
   });
 });

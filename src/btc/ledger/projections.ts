@@ -82,11 +82,7 @@ export async function deleteRowOf(db: Db, table: ReadTable, eventId: number): Pr
   await sql`delete from ${sql.table(`btc.${table}`)} where event_id = ${eventId}`.execute(db);
 }
 
-export async function insertRowOf(db: Db, table: ReadTable, eventId: number): Promise<void> {
-  await sql`${ROWS[table].insert} ${ROWS[table].select(sql`e.id = ${eventId}`)}`.execute(db);
-}
-
-/** The read rows of many new events at once. */
+/** The read rows of events (new or replaced) at once. */
 export async function insertRowsOf(db: Db, table: ReadTable, eventIds: readonly number[]): Promise<void> {
   if (eventIds.length === 0) return;
   await sql`${ROWS[table].insert} ${ROWS[table].select(sql`e.id = any(${eventIds}::int8[])`)}`.execute(db);

@@ -4,7 +4,7 @@ import { decodeCursor, page, type Position } from './cursor.js';
 import type { EventType } from './events.js';
 import * as projections from './projections.js';
 import * as repo from './repository.js';
-import type { EventRow } from './repository.js';
+import { eventJson, type EventRow } from './repository.js';
 import type { EventJson } from './schemas.js';
 
 /** Rows a CSV export reads at a time. */
@@ -19,18 +19,6 @@ export interface ListQuery {
 export interface EventQuery extends ListQuery {
   type?: EventType;
   wallet?: number;
-}
-
-/** An event row as answered: only the fields of its type, the amount as its exact decimal text. */
-export function eventJson(row: EventRow): EventJson {
-  const out: EventJson = { id: row.id, type: row.type, occurred_at: row.occurred_at };
-  for (const k of ['wallet', 'from_wallet', 'to_wallet', 'sats', 'fee_sats'] as const) {
-    const v = row[k];
-    if (v !== null) out[k] = v;
-  }
-  if (row.currency !== null) out.currency = row.currency;
-  if (row.amount !== null) out.amount = row.amount;
-  return out;
 }
 
 /**

@@ -2,7 +2,8 @@ import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../db/schema.js';
 import { writeInChunks } from '../../db/chunks.js';
 import type { DailyRates } from '../rates/service.js';
-import type { EventData, EventType, WalletState } from './events.js';
+import type { EventData, EventType, LedgerEvent, WalletState } from './events.js';
+import type { EventJson } from './schemas.js';
 import type { EventsTable, WalletsTable } from './tables.js';
 
 export type WalletRow = Selectable<WalletsTable>;
@@ -100,17 +101,50 @@ export async function eventsNamingWallet(db: Db, id: number): Promise<number> {
 export function balancesFromEvents(db: Db): Promise<{ id: number; balance: number }[]> {
   return sql<{ id: number; balance: number }>`
     select w.id, coalesce(sum(x.delta), 0)::int8 as balance
-    from btc.wallets w left join (
-      select to_wallet as id, sats as delta from btc.events where type <> 'bank_to_exchange'
-      union all
-      select from_wallet, -(sats + fee_sats) from btc.events where type = 'wallet_to_wallet'
-    ) x on x.id = w.id
+    from btc.wallets w left join (select wallet_id as id, sats_delta as delta from btc.event_moves) x
+      on x.id = w.id
     group by w.id order by w.id`
     .execute(db)
     .then((r) => r.rows);
 }
 
 // ── events ─────────────────────────────────────────────────────────────────
+
+/** An event row as answered: only the fields of its type, the amount as its exact decimal text. */
+export function eventJson(row: EventRow): EventJson {
+  const out: EventJson = { id: row.id, type: row.type, occurred_at: row.occurred_at };
+  for (const k of ['wallet', 'from_wallet', 'to_wallet', 'sats', 'fee_sats'] as const) {
+    const v = row[k];
+    if (v !== null) out[k] = v;
+  }
+  if (row.currency !== null) out.currency = row.currency;
+  if (row.amount !== null) out.amount = row.amount;
+  return out;
+}
+
+/** A stored row back as the typed event; the CHECK constraint guarantees each type's columns. */
+export function toEvent(row: EventRow): LedgerEvent {
+  const { id, occurred_at } = row;
+  if (row.type === 'bank_to_exchange')
+    return {
+      id,
+      occurred_at,
+      type: row.type,
+      wallet: row.wallet!,
+      amount: row.amount!,
+      currency: row.currency!,
+    };
+  const transfer = {
+    id,
+    occurred_at,
+    from_wallet: row.from_wallet!,
+    to_wallet: row.to_wallet!,
+    sats: row.sats!,
+    fee_sats: row.fee_sats!,
+  };
+  if (row.type === 'wallet_to_wallet') return { ...transfer, type: row.type };
+  return { ...transfer, type: row.type, amount: row.amount!, currency: row.currency! };
+}
 
 export function getEvent(db: Db, id: number, forUpdate = false): Promise<EventRow | undefined> {
   const q = db.selectFrom('btc.events').select(EVENT_COLUMNS).where('id', '=', id);
@@ -237,18 +271,11 @@ export interface WalletMove {
   delta: number;
 }
 
-/**
- * Every move of one wallet's sats, by date and event (the chain's comparison reads them): the
- * wallet an event pays gains its sats unless the event is a bank deposit (which moves fiat); the
- * sender of a wallet_to_wallet loses its sats and the fee.
- */
+/** Every move of one wallet's sats (btc.event_moves), by date and event: the chain's comparison reads them. */
 export async function walletMoves(db: Db, wallet: number): Promise<WalletMove[]> {
   const r = await sql<{ event_id: number; date: string; delta: number }>`
-    select id as event_id, to_char(occurred_at, 'YYYY-MM-DD') as date, sats as delta from btc.events
-    where to_wallet = ${wallet} and type <> 'bank_to_exchange'
-    union all
-    select id, to_char(occurred_at, 'YYYY-MM-DD'), -(sats + fee_sats) from btc.events
-    where from_wallet = ${wallet} and type = 'wallet_to_wallet'
+    select event_id, to_char(occurred_at, 'YYYY-MM-DD') as date, sats_delta as delta
+    from btc.event_moves where wallet_id = ${wallet}
     order by date, event_id`.execute(db);
   return r.rows.map((m) => ({ eventId: Number(m.event_id), date: m.date, delta: Number(m.delta) }));
 }

@@ -5,9 +5,17 @@ import { jsonOrCsv, sendCsv } from '../../http/csv.js';
 import { JobLines, streamJob } from '../../http/jobs.js';
 import { problems } from '../../http/problem.js';
 import { rebuildTables } from './command.js';
-import { createdAnswer, valueOf } from './problems.js';
+import type { createReadFunctions } from './reads.js';
 import * as s from './schemas.js';
 import type { LedgerService } from './service.js';
+import type { createWalletFunctions } from './wallets.js';
+
+/** The ledger's writes, its wallets and its reads, which the routes call directly. */
+export interface LedgerParts {
+  ledger: LedgerService;
+  wallets: ReturnType<typeof createWalletFunctions>;
+  reads: ReturnType<typeof createReadFunctions>;
+}
 
 const tags = ['ledger'];
 const security = [{ bearer: [] }];
@@ -24,7 +32,7 @@ function envelopeValidator(app: App): FastifySchemaCompiler<unknown> {
     app.validatorCompiler!(route.httpPart === 'body' ? { ...route, schema: s.EventEnvelope } : route);
 }
 
-export function ledgerRoutes(app: App, ledger: LedgerService, shutdown: AbortSignal) {
+export function ledgerRoutes(app: App, { ledger, wallets, reads }: LedgerParts, shutdown: AbortSignal) {
   const validatorCompiler = envelopeValidator(app);
   app.get(
     '/api/wallets',
@@ -38,7 +46,7 @@ export function ledgerRoutes(app: App, ledger: LedgerService, shutdown: AbortSig
         response: { 200: s.WalletList, ...problems(400, 401) },
       },
     },
-    async (req) => ledger.listWallets(req.query.type),
+    async (req) => wallets.listWallets(req.query.type),
   );
   app.get(
     '/api/wallets/:id',
@@ -52,7 +60,7 @@ export function ledgerRoutes(app: App, ledger: LedgerService, shutdown: AbortSig
         response: { 200: s.Wallet, ...problems(400, 401, 404) },
       },
     },
-    async (req) => ledger.getWallet(req.params.id),
+    async (req) => wallets.getWallet(req.params.id),
   );
   app.post(
     '/api/wallets',
@@ -65,7 +73,7 @@ export function ledgerRoutes(app: App, ledger: LedgerService, shutdown: AbortSig
         response: { 201: s.Wallet, ...problems(400, 401, 409) },
       },
     },
-    async (req, reply) => reply.code(201).send(await ledger.createWallet(req.body)),
+    async (req, reply) => reply.code(201).send(await wallets.createWallet(req.body)),
   );
   app.patch(
     '/api/wallets/:id',
@@ -80,7 +88,7 @@ export function ledgerRoutes(app: App, ledger: LedgerService, shutdown: AbortSig
         response: { 200: s.Wallet, ...problems(400, 401, 404, 409) },
       },
     },
-    async (req) => ledger.patchWallet(req.params.id, req.body),
+    async (req) => wallets.patchWallet(req.params.id, req.body),
   );
   app.delete(
     '/api/wallets/:id',
@@ -94,7 +102,7 @@ export function ledgerRoutes(app: App, ledger: LedgerService, shutdown: AbortSig
       },
     },
     async (req, reply) => {
-      await ledger.deleteWallet(req.params.id);
+      await wallets.deleteWallet(req.params.id);
       return reply.code(204).send(null);
     },
   );
@@ -114,8 +122,8 @@ export function ledgerRoutes(app: App, ledger: LedgerService, shutdown: AbortSig
     },
     async (req, reply) =>
       req.query.format === 'csv'
-        ? sendCsv(reply, 'events.csv', s.CSV_COLUMNS.events, ledger.allEvents(req.query, req.deadline.signal))
-        : ledger.listEvents(req.query),
+        ? sendCsv(reply, 'events.csv', s.CSV_COLUMNS.events, reads.allEvents(req.query, req.deadline.signal))
+        : reads.listEvents(req.query),
   );
   app.get(
     '/api/events/:id',
@@ -129,7 +137,7 @@ export function ledgerRoutes(app: App, ledger: LedgerService, shutdown: AbortSig
         response: { 200: s.Event, ...problems(400, 401, 404) },
       },
     },
-    async (req) => ledger.getEvent(req.params.id),
+    async (req) => reads.getEvent(req.params.id),
   );
   app.post(
     '/api/events',
@@ -144,18 +152,10 @@ export function ledgerRoutes(app: App, ledger: LedgerService, shutdown: AbortSig
         response: { 201: s.Event, ...problems(400, 401, 409, 422, 502, 503) },
       },
     },
-    async (req, reply) => {
-      const answer = await ledger.createEvent(
-        req.body,
-        createdAnswer,
-        req.headers['idempotency-key'],
-        req.deadline.signal,
-      );
-      return reply
-        .code(answer.status as 201)
-        .type(answer.status >= 400 ? 'application/problem+json' : 'application/json')
-        .send(answer.body as s.EventJson);
-    },
+    async (req, reply) =>
+      reply
+        .code(201)
+        .send(await ledger.createEvent(req.body, req.headers['idempotency-key'], req.deadline.signal)),
   );
   app.put(
     '/api/events/:id',
@@ -170,7 +170,7 @@ export function ledgerRoutes(app: App, ledger: LedgerService, shutdown: AbortSig
         response: { 200: s.Event, ...problems(400, 401, 404, 409, 422, 502, 503) },
       },
     },
-    async (req) => valueOf(await ledger.replaceEvent(req.params.id, req.body)),
+    async (req) => ledger.replaceEvent(req.params.id, req.body),
   );
   app.delete(
     '/api/events/:id',
@@ -184,7 +184,7 @@ export function ledgerRoutes(app: App, ledger: LedgerService, shutdown: AbortSig
       },
     },
     async (req, reply) => {
-      valueOf(await ledger.deleteEvent(req.params.id));
+      await ledger.deleteEvent(req.params.id);
       return reply.code(204).send(null);
     },
   );
@@ -208,9 +208,9 @@ export function ledgerRoutes(app: App, ledger: LedgerService, shutdown: AbortSig
             reply,
             'deposits.csv',
             s.CSV_COLUMNS.deposits,
-            ledger.allDeposits(req.query, req.deadline.signal),
+            reads.allDeposits(req.query, req.deadline.signal),
           )
-        : ledger.listDeposits(req.query),
+        : reads.listDeposits(req.query),
   );
   app.get(
     '/api/deposits/totals',
@@ -225,7 +225,7 @@ export function ledgerRoutes(app: App, ledger: LedgerService, shutdown: AbortSig
       },
     },
     async (req, reply) => {
-      const totals = await ledger.depositTotals();
+      const totals = await reads.depositTotals();
       return req.query.format === 'csv'
         ? sendCsv(reply, 'deposit-totals.csv', s.CSV_COLUMNS.totals, totals)
         : totals;
@@ -246,8 +246,8 @@ export function ledgerRoutes(app: App, ledger: LedgerService, shutdown: AbortSig
     },
     async (req, reply) =>
       req.query.format === 'csv'
-        ? sendCsv(reply, 'buys.csv', s.CSV_COLUMNS.buys, ledger.allBuys(req.query, req.deadline.signal))
-        : ledger.listBuys(req.query),
+        ? sendCsv(reply, 'buys.csv', s.CSV_COLUMNS.buys, reads.allBuys(req.query, req.deadline.signal))
+        : reads.listBuys(req.query),
   );
   for (const table of ['deposits', 'buys'] as const) {
     app.post(

@@ -1,28 +1,28 @@
 import type { Db } from '../../db/schema.js';
 import type { Clock } from '../../shared/clock.js';
 import { danishDate } from '../../shared/danish-time.js';
+import { Refusal } from '../../shared/refusal.js';
 import type { RatesService } from '../rates/service.js';
 import {
   decide,
+  effects,
   historyViolation,
   isViolation,
   movedWallets,
+  namedWallets,
   parseEvent,
-  walletsOf,
   type EventData,
   type LedgerCommand,
-  type LedgerEvent,
   type Violation,
   type WalletState,
 } from './events.js';
-import { findAnswer, requestHash, storeAnswer, type StoredAnswer } from './idempotency.js';
+import { findOutcome, requestHash, storeOutcome, type StoredKey } from './idempotency.js';
 import * as history from './history.js';
 import * as projections from './projections.js';
+import { LedgerRefusal } from './refusals.js';
 import * as repo from './repository.js';
-import type { EventRow } from './repository.js';
-import { createReadFunctions, eventJson, type EventQuery, type ListQuery } from './reads.js';
+import { eventJson, toEvent, type EventRow } from './repository.js';
 import type { EventJson } from './schemas.js';
-import { createWalletFunctions, type WalletPatch, type WalletType, type WalletWatch } from './wallets.js';
 
 export interface LedgerDeps {
   db: Db;
@@ -30,24 +30,142 @@ export interface LedgerDeps {
   /** Converts the fiat amounts; its answers are stored with the events of their day. */
   rates: RatesService;
   shutdown: AbortSignal;
-  /** Keeps the wallets' watch keys (the chain feature); without it a watch key is refused. */
-  watch?: WalletWatch;
 }
 
-/** What a change to the ledger came to: done, or refused for a reason of the ledger's own. */
-export type Outcome<T> = { ok: true; value: T } | { ok: false; violation: Violation };
+/** What a batch of changes came to: each command's row (null for a delete), or each refused one by its index. */
+export type BatchOutcome<Row = EventRow | null> =
+  { ok: true; rows: Row[] } | { ok: false; refused: { index: number; violation: Violation }[] };
 
-/** An answer as the HTTP edge gives it, stored for an Idempotency-Key's replays. */
-export interface Answer {
-  status: number;
-  body: unknown;
-}
-
-/** Thrown inside a transaction to roll it back when the ledger refuses the change. */
-class Refused extends Error {
-  constructor(readonly violation: Violation) {
-    super(violation.kind);
+/**
+ * The first statements of every event writer's transaction: the read tables' write lock, then
+ * the wallets in id order (the one lock order, so no deadlock; FOR UPDATE those whose balance
+ * moves, FOR SHARE the others). Answers the wallets that exist.
+ */
+export async function lockForBatch(
+  trx: Db,
+  wallets: Iterable<number>,
+  moved: ReadonlySet<number>,
+): Promise<Map<number, WalletState>> {
+  await projections.lockReadTablesForWrite(trx);
+  const out = new Map<number, WalletState>();
+  for (const id of [...new Set(wallets)].sort((a, b) => a - b)) {
+    const w = await repo.lockWallet(trx, id, moved.has(id) ? 'update' : 'share');
+    if (w) out.set(id, w);
   }
+  return out;
+}
+
+/** The wallets whose balance these events move (to lock them FOR UPDATE). */
+export function movedByAll(events: readonly EventData[]): Set<number> {
+  return new Set(events.flatMap((e) => [...effects(e).keys()]));
+}
+
+const readTableOf = (e: EventData) =>
+  e.type === 'bank_to_exchange' ? 'deposits' : e.type === 'exchange_to_wallet' ? 'buys' : null;
+
+/**
+ * The one write path of the ledger, for one change or many, in the caller's transaction with the
+ * wallets locked: `decide` judges each command in turn against the balances the ones before it
+ * leave, then the events are written, the wallet-days they touch kept in step (appended when
+ * only new events each end their day, else recomputed in one statement), every wallet that
+ * loses sats checked once from the first day it does (history never negative), the balances
+ * moved and the read rows kept. A refusal found after writing leaves the rollback to the caller;
+ * nothing is refused half.
+ */
+export async function writeBatch(
+  trx: Db,
+  wallets: ReadonlyMap<number, WalletState>,
+  commands: readonly LedgerCommand[],
+  today: string,
+): Promise<BatchOutcome> {
+  const running = new Map([...wallets].map(([id, w]) => [id, { ...w }]));
+  const refused: { index: number; violation: Violation }[] = [];
+  const days = new Map<string, { wallet: number; day: string; delta: number }>();
+  let dayEntries = 0;
+  const from = new Map<number, string>();
+  for (const [index, command] of commands.entries()) {
+    const decision = decide(command, { wallets: running, today });
+    if (!decision.ok) {
+      refused.push({ index, violation: decision.violation });
+      continue;
+    }
+    for (const [wallet, delta] of decision.changes.deltas) running.get(wallet)!.balance += delta;
+    for (const d of decision.changes.days) {
+      const same = days.get(`${d.wallet} ${d.day}`);
+      if (same) same.delta += d.delta;
+      else days.set(`${d.wallet} ${d.day}`, { ...d });
+      dayEntries++;
+    }
+    for (const [wallet, day] of decision.changes.from)
+      if (!from.has(wallet) || day < from.get(wallet)!) from.set(wallet, day);
+  }
+  if (refused.length > 0) return { ok: false, refused };
+
+  const rows: (EventRow | null)[] = commands.map(() => null);
+  const creates = [...commands.entries()].flatMap(([i, c]) =>
+    c.kind === 'create' ? [{ i, e: c.event }] : [],
+  );
+  if (creates.length > 0)
+    (
+      await repo.insertEvents(
+        trx,
+        creates.map((c) => c.e),
+      )
+    ).forEach((row, k) => (rows[creates[k]!.i] = row));
+  for (const [i, c] of commands.entries()) {
+    if (c.kind === 'replace') rows[i] = await repo.replaceEvent(trx, c.previous.id, c.event);
+    if (c.kind === 'delete') await repo.deleteEvent(trx, c.previous.id);
+  }
+  // A new event comes last in its day; a replaced or deleted one may sit anywhere in it.
+  if (creates.length === commands.length && dayEntries === days.size)
+    await history.appendToWalletDays(trx, [...days.values()]);
+  else await history.refreshWalletDays(trx, [...days.values()]);
+  for (const [wallet, day] of from) {
+    const w = running.get(wallet)!;
+    const wrong = historyViolation(
+      { ...w, balance: wallets.get(wallet)!.balance },
+      await history.firstDayBelowZero(trx, wallet, day, w.balance),
+    );
+    if (wrong) return { ok: false, refused: [{ index: culprit(commands, wallet, wrong), violation: wrong }] };
+  }
+  for (const [id, w] of running) {
+    const delta = w.balance - wallets.get(id)!.balance;
+    if (delta !== 0) await repo.addToBalance(trx, id, delta);
+  }
+  const after = { deposits: [] as number[], buys: [] as number[] };
+  for (const [i, c] of commands.entries()) {
+    const before = c.kind === 'create' ? null : c.previous;
+    if (before && readTableOf(before)) await projections.deleteRowOf(trx, readTableOf(before)!, before.id);
+    const table = c.kind === 'delete' ? null : readTableOf(c.event);
+    if (table) after[table].push(rows[i]!.id);
+  }
+  await projections.insertRowsOf(trx, 'deposits', after.deposits);
+  await projections.insertRowsOf(trx, 'buys', after.buys);
+  return { ok: true, rows };
+}
+
+/** Many new events by the one write path (an import's). */
+export async function createBatch(
+  trx: Db,
+  wallets: ReadonlyMap<number, WalletState>,
+  events: readonly EventData[],
+  today: string,
+): Promise<BatchOutcome<EventRow>> {
+  const commands = events.map((event): LedgerCommand => ({ kind: 'create', event }));
+  return (await writeBatch(trx, wallets, commands, today)) as BatchOutcome<EventRow>;
+}
+
+/** The command of the batch that takes sats from the wallet last on or before the day it would go below zero. */
+function culprit(commands: readonly LedgerCommand[], wallet: number, v: Violation): number {
+  const day = v.kind === 'overdraft' ? v.date : '9999-12-31';
+  let found = { index: 0, day: '' };
+  for (const [index, c] of commands.entries()) {
+    if (c.kind === 'delete') continue;
+    const e = c.event;
+    if ((effects(e).get(wallet) ?? 0) >= 0 || e.occurred_at > day) continue;
+    if (e.occurred_at >= found.day) found = { index, day: e.occurred_at };
+  }
+  return found.index;
 }
 
 /** Thrown inside a transaction to roll it back when another request already took the idempotency key. */
@@ -56,43 +174,12 @@ class KeyTaken extends Error {}
 /** Thrown inside a transaction to roll it back when its request ran out of time before it could commit. */
 class TooLate extends Error {}
 
-/** A stored row back as the typed event; the CHECK constraint guarantees each type's columns. */
-function toEvent(row: EventRow): LedgerEvent {
-  const { id, occurred_at } = row;
-  if (row.type === 'bank_to_exchange')
-    return {
-      id,
-      occurred_at,
-      type: row.type,
-      wallet: row.wallet!,
-      amount: row.amount!,
-      currency: row.currency!,
-    };
-  const transfer = {
-    id,
-    occurred_at,
-    from_wallet: row.from_wallet!,
-    to_wallet: row.to_wallet!,
-    sats: row.sats!,
-    fee_sats: row.fee_sats!,
-  };
-  if (row.type === 'wallet_to_wallet') return { ...transfer, type: row.type };
-  return { ...transfer, type: row.type, amount: row.amount!, currency: row.currency! };
-}
-
-const readTableOf = (e: EventData | null) =>
-  e?.type === 'bank_to_exchange' ? 'deposits' : e?.type === 'exchange_to_wallet' ? 'buys' : null;
-
+/** The ledger's writes: each change a batch of one on the one write path, in a transaction of its own. */
 export class LedgerService {
   /** Dates whose rates are stored; rows of btc.ledger_rates are never changed or removed. */
   private readonly ratesStored = new Set<string>();
-  private readonly wallets: ReturnType<typeof createWalletFunctions>;
-  private readonly reads: ReturnType<typeof createReadFunctions>;
 
-  constructor(private readonly deps: LedgerDeps) {
-    this.wallets = createWalletFunctions(deps.db, deps.watch);
-    this.reads = createReadFunctions(deps.db);
-  }
+  constructor(private readonly deps: LedgerDeps) {}
 
   /** Fetches before any transaction opens: the rates provider may be slow or down. */
   private async ensureRates(event: EventData, signal?: AbortSignal): Promise<void> {
@@ -109,142 +196,70 @@ export class LedgerService {
     this.ratesStored.add(date);
   }
 
-  /**
-   * One change in one transaction: locks the wallets in id order (the one lock order of every
-   * writer, so no deadlock), asks `decide`, writes the event row, keeps each touched wallet-day
-   * in step, refuses the change if a running balance falls below zero on any date from the first
-   * on which it loses sats, applies the balance changes and keeps the read rows.
-   */
-  private async change(
-    trx: Db,
-    command: LedgerCommand,
-    write: () => Promise<EventRow | null>,
-  ): Promise<EventRow | null> {
-    await projections.lockReadTablesForWrite(trx);
-    const moved = movedWallets(command);
-    const named = command.kind === 'delete' ? [command.previous] : [command.event];
-    if (command.kind === 'replace') named.push(command.previous);
-    const wallets = new Map<number, WalletState>();
-    for (const id of [...new Set(named.flatMap(walletsOf))].sort((a, b) => a - b)) {
-      const w = await repo.lockWallet(trx, id, moved.has(id) ? 'update' : 'share');
-      if (w) wallets.set(id, w);
-    }
-    const decision = decide(command, { wallets, today: danishDate(this.deps.clock.now()) });
-    if (!decision.ok) throw new Refused(decision.violation);
-    const { deltas, from, days } = decision.changes;
-    const row = await write();
-    // A new event comes last in its day; a replaced or deleted one may sit anywhere in it.
-    if (command.kind === 'create') {
-      if (days.length > 0) await history.appendToWalletDays(trx, days);
-    } else for (const { wallet, day } of days) await history.refreshWalletDay(trx, wallet, day);
-    for (const [wallet, day] of from) {
-      const w = wallets.get(wallet)!;
-      const balanceAfter = w.balance + (deltas.get(wallet) ?? 0);
-      const wrong = historyViolation(w, await history.firstDayBelowZero(trx, wallet, day, balanceAfter));
-      if (wrong) throw new Refused(wrong);
-    }
-    for (const [id, d] of deltas) if (d !== 0) await repo.addToBalance(trx, id, d);
-    const id = command.kind === 'create' ? row!.id : command.previous.id;
-    const before = readTableOf(command.kind === 'create' ? null : command.previous);
-    if (before) await projections.deleteRowOf(trx, before, id);
-    const after = readTableOf(command.kind === 'delete' ? null : command.event);
-    if (after) await projections.insertRowOf(trx, after, id);
-    return row;
-  }
-
-  /** Runs a change, turning a refusal into its outcome and rolling back everything it wrote. */
-  private async outcomeOf<T>(run: () => Promise<T>): Promise<Outcome<T>> {
-    try {
-      return { ok: true, value: await run() };
-    } catch (e) {
-      if (e instanceof Refused) return { ok: false, violation: e.violation };
-      throw e;
-    }
+  /** One change: a batch of one, its refusal thrown (rolling back everything it wrote). */
+  private async write(trx: Db, command: LedgerCommand): Promise<EventRow | null> {
+    const wallets = await lockForBatch(trx, namedWallets(command), movedWallets(command));
+    const done = await writeBatch(trx, wallets, [command], danishDate(this.deps.clock.now()));
+    if (!done.ok) throw new LedgerRefusal(done.refused[0]!.violation);
+    return done.rows[0]!;
   }
 
   /**
-   * Records an event. With an Idempotency-Key, the answer (`answerOf` the outcome, made by the
-   * HTTP edge) is stored in the same transaction as the event, so a retry gets exactly what was
-   * committed; a refusal the ledger decided is stored too, a refusal of the body's shape is not.
-   * A request whose signal aborts (its time ran out) before the commit writes nothing.
+   * Records an event. With an Idempotency-Key, the outcome (the event, or the refusal the ledger
+   * decided) is stored in the same transaction as the event, so a retry gets exactly what was
+   * committed; a refusal of the body's shape is not stored. A request whose signal aborts (its
+   * time ran out) before the commit writes nothing.
    */
-  async createEvent(
-    body: Record<string, unknown>,
-    answerOf: (o: Outcome<EventJson>) => Answer,
-    key?: string,
-    signal?: AbortSignal,
-  ): Promise<Answer> {
+  async createEvent(body: Record<string, unknown>, key?: string, signal?: AbortSignal): Promise<EventJson> {
     const { db } = this.deps;
     const event = parseEvent(body);
-    if (isViolation(event)) return answerOf({ ok: false, violation: event });
-    const hash = requestHash(event);
+    if (isViolation(event)) throw new LedgerRefusal(event);
+    const hash = key === undefined ? '' : requestHash(event);
     if (key) {
-      const stored = await findAnswer(db, key);
-      if (stored) return this.replay(key, stored, hash, answerOf);
+      const stored = await findOutcome(db, key);
+      if (stored) return replay(key, stored, hash);
     }
     await this.ensureRates(event, signal);
     signal?.throwIfAborted();
     try {
       return await db.transaction().execute(async (trx) => {
-        const row = await this.change(trx, { kind: 'create', event }, () => repo.insertEvent(trx, event));
-        const answer = answerOf({ ok: true, value: eventJson(row!) });
-        if (key && !(await storeAnswer(trx, key, { ...answer, request_hash: hash }))) throw new KeyTaken();
+        const created = eventJson((await this.write(trx, { kind: 'create', event }))!);
+        if (key && !(await storeOutcome(trx, key, { request_hash: hash, outcome: { event: created } })))
+          throw new KeyTaken();
         if (signal?.aborted) throw new TooLate();
-        return answer;
+        return created;
       });
     } catch (e) {
-      if (e instanceof KeyTaken) return this.replay(key!, (await findAnswer(db, key!))!, hash, answerOf);
+      if (e instanceof KeyTaken) return replay(key!, (await findOutcome(db, key!))!, hash);
       if (e instanceof TooLate) throw signal!.reason;
-      if (!(e instanceof Refused)) throw e;
-      // The refusal rolled back what the change wrote; only its answer is kept for the key.
-      const answer = answerOf({ ok: false, violation: e.violation });
-      if (key && !(await storeAnswer(db, key, { ...answer, request_hash: hash })))
-        return this.replay(key, (await findAnswer(db, key))!, hash, answerOf);
-      return answer;
+      if (!(e instanceof LedgerRefusal) || !key) throw e;
+      // The refusal rolled back what the change wrote; only the outcome is kept for the key.
+      const refusal = { kind: e.kind, detail: e.detail };
+      if (!(await storeOutcome(db, key, { request_hash: hash, outcome: { refusal } })))
+        return replay(key, (await findOutcome(db, key))!, hash);
+      throw e;
     }
   }
 
-  private replay(
-    key: string,
-    stored: StoredAnswer,
-    hash: string,
-    answerOf: (o: Outcome<EventJson>) => Answer,
-  ): Answer {
-    if (stored.request_hash !== hash) return answerOf({ ok: false, violation: { kind: 'key_reused', key } });
-    return { status: stored.status, body: stored.body };
-  }
-
-  async replaceEvent(id: number, body: Record<string, unknown>): Promise<Outcome<EventJson>> {
+  async replaceEvent(id: number, body: Record<string, unknown>): Promise<EventJson> {
     const event = parseEvent(body);
-    if (isViolation(event)) return { ok: false, violation: event };
+    if (isViolation(event)) throw new LedgerRefusal(event);
     await this.ensureRates(event);
-    return this.outcomeOf(() =>
-      this.deps.db.transaction().execute(async (trx) => {
-        await projections.lockReadTablesForWrite(trx);
-        const prior = await repo.getEvent(trx, id, true);
-        if (!prior) throw new Refused({ kind: 'no_event', id });
-        const previous = toEvent(prior);
-        const row = await this.change(trx, { kind: 'replace', previous, event }, () =>
-          repo.replaceEvent(trx, id, event),
-        );
-        return eventJson(row!);
-      }),
-    );
+    return this.deps.db.transaction().execute(async (trx) => {
+      await projections.lockReadTablesForWrite(trx);
+      const prior = await repo.getEvent(trx, id, true);
+      if (!prior) throw new LedgerRefusal({ kind: 'no_event', id });
+      return eventJson((await this.write(trx, { kind: 'replace', previous: toEvent(prior), event }))!);
+    });
   }
 
-  async deleteEvent(id: number): Promise<Outcome<null>> {
-    return this.outcomeOf(() =>
-      this.deps.db.transaction().execute(async (trx) => {
-        await projections.lockReadTablesForWrite(trx);
-        const prior = await repo.getEvent(trx, id, true);
-        if (!prior) throw new Refused({ kind: 'no_event', id });
-        await this.change(trx, { kind: 'delete', previous: toEvent(prior) }, async () => {
-          await repo.deleteEvent(trx, id);
-          return null;
-        });
-        return null;
-      }),
-    );
+  async deleteEvent(id: number): Promise<void> {
+    await this.deps.db.transaction().execute(async (trx) => {
+      await projections.lockReadTablesForWrite(trx);
+      const prior = await repo.getEvent(trx, id, true);
+      if (!prior) throw new LedgerRefusal({ kind: 'no_event', id });
+      await this.write(trx, { kind: 'delete', previous: toEvent(prior) });
+    });
   }
 
   /**
@@ -262,45 +277,11 @@ export class LedgerService {
       return projections.insertAllRows(trx, table);
     });
   }
+}
 
-  // Wallets and the read side live in their own files.
-  listWallets(type?: WalletType) {
-    return this.wallets.listWallets(type);
-  }
-  getWallet(id: number) {
-    return this.wallets.getWallet(id);
-  }
-  createWallet(w: { name: string; wallet_type: WalletType; owner?: string }) {
-    return this.wallets.createWallet(w);
-  }
-  patchWallet(id: number, patch: WalletPatch) {
-    return this.wallets.patchWallet(id, patch);
-  }
-  deleteWallet(id: number) {
-    return this.wallets.deleteWallet(id);
-  }
-  getEvent(id: number) {
-    return this.reads.getEvent(id);
-  }
-  listEvents(q: EventQuery) {
-    return this.reads.listEvents(q);
-  }
-  listDeposits(q: ListQuery) {
-    return this.reads.listDeposits(q);
-  }
-  listBuys(q: ListQuery) {
-    return this.reads.listBuys(q);
-  }
-  allEvents(q: EventQuery, signal?: AbortSignal) {
-    return this.reads.allEvents(q, signal);
-  }
-  allDeposits(q: ListQuery, signal?: AbortSignal) {
-    return this.reads.allDeposits(q, signal);
-  }
-  allBuys(q: ListQuery, signal?: AbortSignal) {
-    return this.reads.allBuys(q, signal);
-  }
-  depositTotals() {
-    return this.reads.depositTotals();
-  }
+/** A key's stored outcome again: its event, or its refusal thrown; another event under the key is refused. */
+function replay(key: string, stored: StoredKey, hash: string): EventJson {
+  if (stored.request_hash !== hash) throw new LedgerRefusal({ kind: 'key_reused', key });
+  if ('event' in stored.outcome) return stored.outcome.event;
+  throw new Refusal(stored.outcome.refusal.kind, stored.outcome.refusal.detail);
 }

@@ -22,6 +22,15 @@ export interface EventsTable {
   currency: 'EUR' | 'DKK' | 'USD' | null;
 }
 
+/** The view of how each event moves sats, per wallet (migration 0180): the ledger's one rule of moves. */
+export interface EventMovesView {
+  event_id: number;
+  type: EventsTable['type'];
+  occurred_at: string;
+  wallet_id: number;
+  sats_delta: number;
+}
+
 /** One wallet's sats on one day: the net change and the running sum's lowest and highest point within it. */
 export interface WalletDaysTable {
   wallet: number;
@@ -64,7 +73,9 @@ export interface BuysTable {
 export interface IdempotencyKeysTable {
   key: string;
   request_hash: string;
-  status: number;
+  /** The ledger's outcome (migration 0181); null in keys stored before, which have status and body. */
+  outcome: unknown;
+  status: number | null;
   body: unknown;
   created_at: Generated<Date>;
 }
@@ -72,6 +83,7 @@ export interface IdempotencyKeysTable {
 export interface LedgerTables {
   'btc.wallets': WalletsTable;
   'btc.events': EventsTable;
+  'btc.event_moves': EventMovesView;
   'btc.wallet_days': WalletDaysTable;
   'btc.ledger_rates': LedgerRatesTable;
   'btc.deposits': DepositsTable;

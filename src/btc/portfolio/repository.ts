@@ -85,28 +85,16 @@ export function walletBalances(db: Db): Promise<WalletSats[]> {
     .execute();
 }
 
-/**
- * Every wallet with its balance after the events up to `at`, summed from the events with the
- * ledger's table of effects: the receiving wallet + sats, a transfer's sender − (sats + fee).
- */
+/** Every wallet with its balance after the events up to `at`: the ledger's moves (btc.event_moves) summed. */
 export async function walletBalancesAt(db: Db, at: string): Promise<WalletSats[]> {
   const r = await sql<WalletSats>`
-    with b as (
-      select to_wallet, sum(sats) as sats from btc.events
-      where type = 'exchange_to_wallet' and occurred_at <= ${at}::date
-      group by to_wallet
-    ), t as (
-      select from_wallet, to_wallet, sum(sats) as sats, sum(fee_sats) as fee_sats from btc.events
-      where type = 'wallet_to_wallet' and occurred_at <= ${at}::date
-      group by from_wallet, to_wallet
-    ), d (wallet, sats) as (
-      select to_wallet, sats from b
-      union all select to_wallet, sats from t
-      union all select from_wallet, -(sats + fee_sats) from t
+    with d (wallet, sats) as (
+      select wallet_id, sum(sats_delta) from btc.event_moves
+      where occurred_at <= ${at}::date
+      group by wallet_id
     )
-    select w.id, w.name, w.wallet_type, coalesce(sum(d.sats), 0) as sats
+    select w.id, w.name, w.wallet_type, coalesce(d.sats, 0) as sats
     from btc.wallets w left join d on d.wallet = w.id
-    group by w.id
     order by w.id`.execute(db);
   return r.rows.map((w) => ({ ...w, sats: String(w.sats) }));
 }
