@@ -23,11 +23,11 @@ describe('config', () => {
     expect(c.dataDir).toBe('/nonexistent-dir/data');
     expect(c.feeds).toEqual({
       meteringSync: true,
-      spot: true,
+      btcPrice: true,
       ohlc: true,
       quote: true,
       rates: true,
-      price: true,
+      dayAhead: true,
       co2: true,
     });
     expect(c.quoteTotalEur).toBe('55');

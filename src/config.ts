@@ -56,11 +56,11 @@ export function configOf(v: Values, cwd: string) {
      */
     trustProxy: v.TRUST_PROXY as boolean | number | readonly string[],
     feeds: {
-      spot: v.SPOT_FEED_ENABLED,
+      btcPrice: v.SPOT_FEED_ENABLED,
       ohlc: v.OHLC_FEED_ENABLED,
       quote: v.QUOTE_FEED_ENABLED,
       rates: v.RATES_FEED_ENABLED,
-      price: v.PRICE_FEED_ENABLED,
+      dayAhead: v.PRICE_FEED_ENABLED,
       /** The CO₂ values every 15 minutes (on the leader). */
       co2: v.CO2_FEED_ENABLED,
       /** The daily metering sync (on the leader, with a metering token). */

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRatesFeature, createRatesService } from '../src/btc/rates/index.js';
-import { createPricesFeature, createPriceService } from '../src/power/prices/index.js';
+import { createPricesFeature, createElectricityPriceService } from '../src/power/prices/index.js';
 import { BUDGET_LIMITS } from '../src/providers/budget.js';
 import { fixedClock } from '../src/shared/clock.js';
 import { addDays } from '../src/shared/danish-time.js';
@@ -86,7 +86,7 @@ describe('Energi Data Service budget (30 calls per 10 s, inside the published 40
   });
 
   it('a background fetch (the scheduler, a backfill) takes the reserve, then waits for the budget instead of failing', async () => {
-    const service = createPriceService(t.ctx);
+    const service = createElectricityPriceService(t.ctx);
     // The burst above spent the readers' share; the reserve is the household's, at once.
     for (let i = 0; i < BUDGET_LIMITS.energidataservice.reserve; i++)
       expect(await service.ensureDay(addDays('2024-05-01', i))).toBe(true);

@@ -53,7 +53,7 @@ export function registerBearerAuth(app: FastifyInstance, opts: AuthOptions): voi
   };
 
   /** Why the request is refused, as the problem to answer; null when it may go on. */
-  const refusal = (request: FastifyRequest, header: string | undefined): Refusal | null => {
+  const refusal = (request: FastifyRequest, header: string | undefined): AuthFailure | null => {
     const now = opts.clock.now().getTime();
     const wait = blockedFor(request.ip, now);
     if (wait > 0) {
@@ -103,7 +103,7 @@ export function registerBearerAuth(app: FastifyInstance, opts: AuthOptions): voi
   });
 }
 
-type Refusal = [status: number, detail: string, headers: Record<string, string>];
+type AuthFailure = [status: number, detail: string, headers: Record<string, string>];
 
 function digest(s: string): Buffer {
   return createHash('sha256').update(s).digest();

@@ -1,13 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { invalid } from '../shared/refusal.js';
-import { decodeUtf8, utf8Refusal } from '../shared/utf8.js';
+import { decodeUtf8, utf8Fault } from '../shared/utf8.js';
 import { sendProblem } from './problem.js';
 
 /* Bytes that are not UTF-8 are a 400 wherever a request carries text (src/shared/utf8.ts). */
 
 /** A body's bytes as text, or a 400 naming where they stop being UTF-8. */
 export function bodyText(bytes: Buffer, opts: { lines?: boolean } = {}): string {
-  const refusal = utf8Refusal(bytes, opts);
+  const refusal = utf8Fault(bytes, opts);
   if (refusal) throw invalid(`body: ${refusal}`);
   return decodeUtf8(bytes);
 }
@@ -31,9 +31,9 @@ export function queryRefusal(query: string): string | null {
   for (const pair of query.split('&')) {
     const eq = pair.indexOf('=');
     const name = percentDecoded((eq < 0 ? pair : pair.slice(0, eq)).replace(/\+/g, ' '));
-    const nameRefusal = utf8Refusal(name, { decoded });
+    const nameRefusal = utf8Fault(name, { decoded });
     if (nameRefusal) return `querystring: a parameter's name ${nameRefusal}`;
-    const valueRefusal = eq < 0 ? null : utf8Refusal(percentDecoded(pair.slice(eq + 1)), { decoded });
+    const valueRefusal = eq < 0 ? null : utf8Fault(percentDecoded(pair.slice(eq + 1)), { decoded });
     if (valueRefusal)
       return `querystring.${Buffer.from(name).toString('utf8').slice(0, 40)}: ${valueRefusal}`;
   }
@@ -53,7 +53,7 @@ function requestRefusal(request: FastifyRequest): string | null {
   for (const name of TEXT_HEADERS) {
     const value = request.headers[name];
     // Node reads a header's bytes one character each (latin1): those are the bytes sent
-    const refusal = typeof value === 'string' ? utf8Refusal(Buffer.from(value, 'latin1')) : null;
+    const refusal = typeof value === 'string' ? utf8Fault(Buffer.from(value, 'latin1')) : null;
     if (refusal) return `headers.${name}: ${refusal}`;
   }
   return null;

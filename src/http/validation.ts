@@ -1,7 +1,7 @@
 import { Ajv, type ErrorObject, type SchemaValidateFunction, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
-import { normalName, textRefusal, type TextKind } from '../shared/text.js';
+import { normalName, textFault, type TextKind } from '../shared/text.js';
 import { isExactDecimal } from './types.js';
 import { lazyValidator } from './lazy-compile.js';
 
@@ -30,13 +30,13 @@ type Part = 'body' | 'querystring' | 'params' | 'headers';
 // strictNumbers (Ajv's default, named so that no later option turns it off) refuses NaN and ±Infinity.
 const common = { useDefaults: true, removeAdditional: false, allErrors: false, strictNumbers: true } as const;
 
-/** The `x-text` keyword: refuses what textRefusal names; a name becomes its NFC form, within maxLength. */
+/** The `x-text` keyword: refuses what textFault names; a name becomes its NFC form, within maxLength. */
 const checkText: SchemaValidateFunction = (kind: TextKind, data: string, parent, at) => {
   const fail = (message: string) => {
     checkText.errors = [{ keyword: 'x-text', message, params: { kind } }];
     return false;
   };
-  const why = textRefusal(data, kind);
+  const why = textFault(data, kind);
   if (why) return fail(why);
   if (kind !== 'name' || !at) return true;
   const nfc = normalName(data);
@@ -51,13 +51,13 @@ const checkText: SchemaValidateFunction = (kind: TextKind, data: string, parent,
 const checkDecimal: SchemaValidateFunction = (decimals: number, data: unknown) => {
   if (isExactDecimal(data, decimals)) return true;
   checkDecimal.errors = [
-    { keyword: 'x-exact-decimal', message: decimalRefusal(data, decimals), params: { decimals } },
+    { keyword: 'x-exact-decimal', message: decimalFault(data, decimals), params: { decimals } },
   ];
   return false;
 };
 
 /** Why `value` is no amount, in words a person can act on. */
-export function decimalRefusal(value: unknown, decimals: number): string {
+export function decimalFault(value: unknown, decimals: number): string {
   const rule = `a positive decimal with at most ${decimals} decimals`;
   if (typeof value === 'string') {
     const shown = JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);

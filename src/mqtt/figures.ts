@@ -3,7 +3,7 @@ import type { ChainService } from '../btc/chain/service.js';
 import type { MarketService } from '../btc/market/service.js';
 import type { PortfolioService } from '../btc/portfolio/service.js';
 import type { CostService } from '../power/costs/service.js';
-import type { PriceService } from '../power/prices/service.js';
+import type { ElectricityPriceService } from '../power/prices/service.js';
 import type { PricesDay } from '../power/prices/schemas.js';
 import type { Clock } from '../shared/clock.js';
 import { addDays, danishDate, danishDayBounds, toDanishIso } from '../shared/danish-time.js';
@@ -24,7 +24,7 @@ import { WindowReader, type WindowSources } from './windows/read.js';
 export interface MqttSources {
   power:
     | ({
-        prices: Pick<PriceService, 'prices' | 'charges' | 'onChargesChanged'>;
+        prices: Pick<ElectricityPriceService, 'prices' | 'charges' | 'onChargesChanged'>;
         costs: Pick<CostService, 'consumerPrices' | 'cheapest' | 'costs' | 'lastMeteredDay'>;
       } & WindowSources)
     | null;

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { whenAborted, type Job } from '../jobs/job.js';
-import { PRICE_CHANNEL } from '../btc/market/spot.js';
+import { BTC_PRICE_CHANNEL } from '../btc/market/btc-price.js';
 import { QUOTE_CHANNEL } from '../btc/market/quotes.js';
 import type { MqttBroker } from '../config.js';
 import type { Database } from '../db/connect.js';
@@ -105,7 +105,7 @@ export class MqttService {
 
   async start(): Promise<void> {
     const { database } = this.deps;
-    this.cleanups.push(await database.listen(PRICE_CHANNEL, () => this.lead && this.btc.poke()));
+    this.cleanups.push(await database.listen(BTC_PRICE_CHANNEL, () => this.lead && this.btc.poke()));
     this.cleanups.push(await database.listen(QUOTE_CHANNEL, () => this.lead && this.quote.poke()));
     // The consumer price and the costs are unknown until the household's charges are: publish them as they come.
     this.cleanups.push(this.deps.reader.onChargesChanged(() => void (this.lead && this.figures())));

@@ -14,15 +14,15 @@ import type { HaStatisticsService } from './ha-statistics/service.js';
 import { createChargesReadiness, createHouseholdCharges, createHouseholdFeature } from './household/index.js';
 import type { HouseholdService } from './household/service.js';
 import { createEloverblikClient, createMeteringFeature } from './metering/index.js';
-import { createPriceProvider, createPriceService, createPricesFeature } from './prices/index.js';
-import type { PriceService } from './prices/service.js';
+import { createPriceProvider, createElectricityPriceService, createPricesFeature } from './prices/index.js';
+import type { ElectricityPriceService } from './prices/service.js';
 import { createSolarFeature } from './solar/index.js';
 import { createWindowService, createWindowsFeature } from './windows/index.js';
 import type { WindowService } from './windows/service.js';
 
 /** The power services by name. */
 export interface PowerServices {
-  prices: PriceService;
+  prices: ElectricityPriceService;
   household: HouseholdService;
   costs: CostService;
   co2: Co2Service;
@@ -49,7 +49,7 @@ export function powerService(ctx: AppContext, opts: PowerOptions = {}): Composit
   // One price service: the costs read the hours it stores and fetches, and share its caches' version
   // and whether the household's charges in them are known yet.
   const charges = createChargesReadiness(ctx, { waitMs: opts.chargesWaitMs });
-  const prices = createPriceService(ctx, { provider, charges });
+  const prices = createElectricityPriceService(ctx, { provider, charges });
   // One Eloverblik client: the token endpoint allows two calls a minute, so its token is shared.
   const client = createEloverblikClient(ctx);
   const household = createHouseholdCharges(ctx, { provider, prices, client });

@@ -17,7 +17,7 @@ export const DAY_AHEAD_FROM = '2025-10-01';
 const QUARTER_HOURS_FROM = new Date('2025-09-30T22:00:00Z');
 
 /** One day-ahead price as the provider published it; prices are decimal strings in DKK/MWh. */
-export interface SpotPrice {
+export interface DayAheadPrice {
   timeUtc: Date;
   area: PriceArea;
   minutes: 15 | 60;
@@ -93,8 +93,8 @@ const DatahubPricelist = answer(
 function parseSpot(
   rows: Record<string, unknown>[],
   [time, dkk, eur]: readonly [string, string, string],
-): SpotPrice[] {
-  const parsed: Omit<SpotPrice, 'minutes'>[] = [];
+): DayAheadPrice[] {
+  const parsed: Omit<DayAheadPrice, 'minutes'>[] = [];
   for (const r of rows) {
     const area = r.PriceArea as string;
     const priceDkk = r[dkk] as number | null;
@@ -114,8 +114,8 @@ function parseSpot(
  * The resolution of each row comes from the gaps to its area's neighbours, not from the date;
  * only a row with no neighbour within the hour falls back on the date of the 15-minute switch.
  */
-function withResolution(rows: Omit<SpotPrice, 'minutes'>[]): SpotPrice[] {
-  const out: SpotPrice[] = [];
+function withResolution(rows: Omit<DayAheadPrice, 'minutes'>[]): DayAheadPrice[] {
+  const out: DayAheadPrice[] = [];
   const QUARTER = 15 * 60_000;
   for (const area of PRICE_AREAS) {
     const mine = rows
@@ -137,11 +137,11 @@ function withResolution(rows: Omit<SpotPrice, 'minutes'>[]): SpotPrice[] {
   return out.sort((a, b) => a.timeUtc.getTime() - b.timeUtc.getTime() || a.area.localeCompare(b.area));
 }
 
-export function parseDayAheadPrices(body: unknown): SpotPrice[] {
+export function parseDayAheadPrices(body: unknown): DayAheadPrice[] {
   return parseSpot(DayAheadPrices.parse(body).records, DAY_AHEAD);
 }
 
-export function parseElspotprices(body: unknown): SpotPrice[] {
+export function parseElspotprices(body: unknown): DayAheadPrice[] {
   return parseSpot(Elspotprices.parse(body).records, ELSPOT);
 }
 

@@ -9,11 +9,11 @@ import {
   parseDatahubPricelist,
   parseDayAheadPrices,
   parseElspotprices,
-  type SpotPrice,
+  type DayAheadPrice,
   type TariffRecord,
 } from './energidataservice-parse.js';
 import { HttpProvider, type ProviderDeps } from './http.js';
-import { textRefusal } from '../shared/text.js';
+import { textFault } from '../shared/text.js';
 import { chargeRefusal, dayAheadPriceInBounds } from './plausible.js';
 
 export {
@@ -25,7 +25,7 @@ export {
   parseDayAheadPrices,
   parseElspotprices,
   type PriceArea,
-  type SpotPrice,
+  type DayAheadPrice,
   type TariffRecord,
 } from './energidataservice-parse.js';
 
@@ -73,8 +73,8 @@ export class EnergiDataService {
     to: string,
     signal?: AbortSignal,
     onBusy: OnBusy = 'wait',
-  ): Promise<SpotPrice[]> {
-    const out: SpotPrice[] = [];
+  ): Promise<DayAheadPrice[]> {
+    const out: DayAheadPrice[] = [];
     if (from < DAY_AHEAD_FROM)
       out.push(...(await this.dataset('Elspotprices', from, minDate(to, DAY_AHEAD_FROM), signal, onBusy)));
     if (to > DAY_AHEAD_FROM)
@@ -83,7 +83,7 @@ export class EnergiDataService {
   }
 
   /** Drops, and counts in /health, rows outside the asked Danish days or the SDAC price limits. */
-  private trusted(rows: SpotPrice[], from: string, to: string): SpotPrice[] {
+  private trusted(rows: DayAheadPrice[], from: string, to: string): DayAheadPrice[] {
     const start = danishDayBounds(from).start;
     const end = danishDayBounds(addDays(to, -1)).end;
     const kept = rows.filter(
@@ -104,7 +104,7 @@ export class EnergiDataService {
     to: string,
     signal: AbortSignal | undefined,
     onBusy: OnBusy,
-  ): Promise<SpotPrice[]> {
+  ): Promise<DayAheadPrice[]> {
     const body = await this.http.get<unknown>(`/dataset/${name}`, {
       query: {
         start: from,
@@ -155,7 +155,7 @@ export class EnergiDataService {
    */
   private trustedCharges(records: TariffRecord[]): TariffRecord[] {
     const refused = records.flatMap((r) => {
-      const code = textRefusal(r.chargeTypeCode);
+      const code = textFault(r.chargeTypeCode);
       const why =
         chargeRefusal({
           kind: CHARGE_KIND[r.chargeType ?? 'D03'] ?? 'tariff',

@@ -2,7 +2,7 @@ import { ExponentialBackoff, type IBackoffFactory } from 'cockatiel';
 import type { FeedHealth } from '../shared/health.js';
 import type { Clock } from '../shared/clock.js';
 import { sleep } from '../shared/sleep.js';
-import { decodeUtf8, utf8Refusal } from '../shared/utf8.js';
+import { decodeUtf8, utf8Fault } from '../shared/utf8.js';
 import { BudgetExhausted, type CallBudget, type OnBusy } from './budget.js';
 import { ProviderError } from './errors.js';
 
@@ -175,7 +175,7 @@ export class HttpProvider {
       });
     }
     // an answer's text is stored (names of charges, owners): bytes that are not UTF-8 are refused, not replaced
-    const notUtf8 = utf8Refusal(bytes);
+    const notUtf8 = utf8Fault(bytes);
     if (notUtf8) throw fail(`answer of ${method} ${url.pathname} ${notUtf8}`, { status: res.status });
     const text = decodeUtf8(bytes);
     try {

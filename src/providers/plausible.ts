@@ -1,4 +1,4 @@
-import { textRefusal } from '../shared/text.js';
+import { textFault } from '../shared/text.js';
 
 /**
  * Provider answers are untrusted input: the checks an answer passes before anything of it is
@@ -105,7 +105,7 @@ export function chargeRefusal(c: {
   ownerGln: string;
   prices: readonly string[];
 }): string | null {
-  const name = textRefusal(c.name);
+  const name = textFault(c.name);
   if (name) return `charge name ${quoted(c.name)} ${name}`;
   if (!GLN.test(c.ownerGln))
     return `charge ${quoted(c.name)}: owner ${quoted(c.ownerGln)} is not a 13-digit GLN`;

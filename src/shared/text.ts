@@ -15,7 +15,7 @@ const INVISIBLE = /[\p{Cc}\p{Cf}]/u;
 const codePoint = (c: string) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
 
 /** Why `value` is refused as text of this kind, naming the character; null when it may be stored. */
-export function textRefusal(value: string, kind: TextKind = 'text'): string | null {
+export function textFault(value: string, kind: TextKind = 'text'): string | null {
   if (value.includes('\u0000')) return 'must not contain NUL (U+0000)';
   const lone = LONE_SURROGATE.exec(value);
   if (lone)
@@ -37,7 +37,7 @@ export function normalName(value: string): string {
  * Text from a provider that is shown but identifies nothing (a description, a city, an owner's
  * name): NUL and unpaired surrogates become U+FFFD, as the database would store a surrogate anyway,
  * so what is stored is what was checked and a NUL cannot fail the write. Text that identifies
- * something (a charge's name) is refused instead (textRefusal): replaced, two names could merge.
+ * something (a charge's name) is refused instead (textFault): replaced, two names could merge.
  */
 export function storableText(value: string): string {
   return value.replace(UNSTORABLE, '\uFFFD');

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { isUtf8 } from 'node:buffer';
 import { describe, expect, it } from 'vitest';
-import { firstInvalidUtf8, utf8Refusal } from './utf8.js';
+import { firstInvalidUtf8, utf8Fault } from './utf8.js';
 
 const bytes = (...b: number[]) => Uint8Array.from(b);
 const replacing = new TextDecoder('utf-8', { ignoreBOM: true });
@@ -37,10 +37,10 @@ describe('firstInvalidUtf8', () => {
   });
 });
 
-describe('utf8Refusal', () => {
+describe('utf8Fault', () => {
   it('names the byte, its offset and, for a file, its line', () => {
-    expect(utf8Refusal(Buffer.from('a,b\nc'))).toBeNull();
-    expect(utf8Refusal(bytes(0x61, 0x0a, 0x62, 0xff), { lines: true })).toBe(
+    expect(utf8Fault(Buffer.from('a,b\nc'))).toBeNull();
+    expect(utf8Fault(bytes(0x61, 0x0a, 0x62, 0xff), { lines: true })).toBe(
       'must be UTF-8: byte 0xFF at offset 3 (line 2) begins no UTF-8 sequence',
     );
   });

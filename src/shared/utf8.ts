@@ -49,7 +49,7 @@ const hex = (b: number) => b.toString(16).toUpperCase().padStart(2, '0');
  * Why these bytes are refused as text: "must be UTF-8: byte 0xFF at offset 3 begins no UTF-8
  * sequence" (with the line, for a file); null when they are UTF-8.
  */
-export function utf8Refusal(
+export function utf8Fault(
   bytes: Uint8Array,
   opts: { lines?: boolean; decoded?: string } = {},
 ): string | null {
@@ -67,7 +67,7 @@ export function utf8Refusal(
 
 const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-/** The text of bytes known to be UTF-8 (utf8Refusal gave null); a byte-order mark is kept. */
+/** The text of bytes known to be UTF-8 (utf8Fault gave null); a byte-order mark is kept. */
 export function decodeUtf8(bytes: Uint8Array): string {
   return decoder.decode(bytes);
 }

@@ -1,10 +1,10 @@
 import { FakeEnergiDataService, energinetChargeRecord } from '../fakes/energidataservice.js';
 import type { TestApp } from './app.js';
 import { providerDeps } from '../../src/providers/budget.js';
-import { EnergiDataService, type SpotPrice } from '../../src/providers/energidataservice.js';
+import { EnergiDataService, type DayAheadPrice } from '../../src/providers/energidataservice.js';
 import { danishDayBounds, danishDaySteps, danishHour } from '../../src/shared/danish-time.js';
 import * as prices from '../../src/power/prices/repository.js';
-import { PriceService } from '../../src/power/prices/service.js';
+import { ElectricityPriceService } from '../../src/power/prices/service.js';
 import { HouseholdService } from '../../src/power/household/service.js';
 
 /**
@@ -35,7 +35,7 @@ export async function refreshCharges(app: TestApp, fake: FakeEnergiDataService):
     baseUrl: fake.url,
     timeoutMs: 5000,
   });
-  const prices = new PriceService({
+  const prices = new ElectricityPriceService({
     db: app.ctx.database.db,
     clock: app.ctx.clock,
     shutdown: app.ctx.shutdown,
@@ -63,7 +63,7 @@ export async function storeDay(
   date: string,
   price: (hour: number, quarter: number, area: 'DK1' | 'DK2') => string,
 ): Promise<void> {
-  const rows: SpotPrice[] = danishDaySteps(date, 15).flatMap((t) =>
+  const rows: DayAheadPrice[] = danishDaySteps(date, 15).flatMap((t) =>
     (['DK1', 'DK2'] as const).map((area) => ({
       timeUtc: t,
       area,

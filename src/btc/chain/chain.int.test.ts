@@ -59,6 +59,7 @@ describe('a watch key', () => {
       id: 4,
       name: 'Trezor',
       wallet_type: 'wallet',
+      owner: 'household',
       balance: 0,
       watch: {
         kind: 'zpub',
@@ -79,6 +80,7 @@ describe('a watch key', () => {
       id: 1,
       name: 'Kraken',
       wallet_type: 'exchange',
+      owner: 'household',
       balance: 0,
     });
   });
@@ -142,7 +144,13 @@ describe('a watch key', () => {
   it('null removes it, with what its scans found; the wallet goes back to its plain fields', async () => {
     expect((await patch(7, { watch: [LEDGER.address(0, 3)] })).statusCode).toBe(200);
     const r = await patch(7, { watch: null });
-    expect(r.json()).toEqual({ id: 7, name: 'Paper wallet', wallet_type: 'wallet', balance: 0 });
+    expect(r.json()).toEqual({
+      id: 7,
+      name: 'Paper wallet',
+      wallet_type: 'wallet',
+      owner: 'household',
+      balance: 0,
+    });
     expect((await app.call('GET', '/api/wallets/7/chain', undefined, auth)).statusCode).toBe(409);
   });
 });

@@ -3,7 +3,7 @@ import type { CliCommand } from '../../context.js';
 import type { RunningService } from '../../remote/client.js';
 import { commandArgs } from '../../shared/args.js';
 import { terminalOutput, type CommandOutput } from '../../shared/command-output.js';
-import { decodeUtf8, utf8Refusal } from '../../shared/utf8.js';
+import { decodeUtf8, utf8Fault } from '../../shared/utf8.js';
 import { createRatesService } from '../rates/index.js';
 import type { RatesService } from '../rates/service.js';
 import { importServiceOf } from './index.js';
@@ -119,7 +119,7 @@ export function importLedgerCommand(opts: ImportLedgerOptions = {}): CliCommand 
       const { file, size: _size, ...options } = p;
       const service = importServiceOf(ctx, opts.rates ?? createRatesService(ctx));
       const bytes = await readFile(file);
-      const notUtf8 = utf8Refusal(bytes, { lines: true });
+      const notUtf8 = utf8Fault(bytes, { lines: true });
       if (notUtf8) {
         output.err(`${file}: ${notUtf8}; nothing imported`);
         return 1;

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { nonSnakeKeys } from '../../../test/support/snake-case.js';
 import { btcStates } from '../../mqtt/states.js';
 import { priceMessage, quoteMessage } from './messages.js';
-import { composePrice } from './spot.js';
+import { composePrice } from './btc-price.js';
 
 const AT = new Date('2026-07-03T10:00:00Z');
 const RATES = { date: '2026-07-03', rates_date: '2026-07-03', usd_eur: '0.923456', usd_dkk: '6.889123' };

@@ -16,7 +16,7 @@ import { priceMessage, quoteMessage } from './messages.js';
 import { QUOTE_CHANNEL, QuoteFeed, type QuoteOptions } from './quotes.js';
 import { RowFollower } from './follower.js';
 import type { PremiumList, PriceMessage, QuoteMessage } from './schemas.js';
-import { PRICE_CHANNEL, SpotFeed, type SpotOptions } from './spot.js';
+import { BTC_PRICE_CHANNEL, BtcPriceFeed, type BtcPriceFeedOptions } from './btc-price.js';
 
 export interface MarketDeps {
   /** Listens for the rows other processes store. */
@@ -30,7 +30,7 @@ export interface MarketDeps {
   config: Pick<Config, 'feeds' | 'urls' | 'strikeApiKey' | 'providerTimeoutMs' | 'quoteTotalEur'>;
 }
 
-export type MarketOptions = SpotOptions & QuoteOptions;
+export type MarketOptions = BtcPriceFeedOptions & QuoteOptions;
 
 /** A year and a bit of hours (some 9,600 buckets) in one answer at most. */
 const MAX_PREMIUM_DAYS = 400;
@@ -55,7 +55,7 @@ export class MarketService {
   readonly quotes = new Topic<QuoteMessage>();
   private readonly priceFollower: RowFollower<repo.SpotPriceRow, PriceMessage>;
   private readonly quoteFollower: RowFollower<repo.QuoteRow, QuoteMessage>;
-  private readonly spot: SpotFeed | null;
+  private readonly spot: BtcPriceFeed | null;
   private readonly quoteFeed: QuoteFeed;
   private readonly cleanups: (() => void | Promise<void>)[] = [];
 
@@ -78,8 +78,8 @@ export class MarketService {
       quoteMessage,
       logError,
     );
-    this.spot = config.feeds.spot
-      ? new SpotFeed(
+    this.spot = config.feeds.btcPrice
+      ? new BtcPriceFeed(
           {
             db,
             clock,
@@ -94,7 +94,7 @@ export class MarketService {
           (id) => this.priceFollower.seen(id),
         )
       : null;
-    health.feed('spot', config.feeds.spot);
+    health.feed('spot', config.feeds.btcPrice);
     const { quote: enabled } = config.feeds;
     const key = config.strikeApiKey;
     const offReason = !enabled ? 'QUOTE_FEED_ENABLED is false' : !key ? 'STRIKE_API_KEY is not set' : null;
@@ -145,7 +145,7 @@ export class MarketService {
 
   async start(): Promise<void> {
     const { database } = this.deps;
-    this.cleanups.push(await database.listen(PRICE_CHANNEL, (p) => this.priceFollower.wake(p)));
+    this.cleanups.push(await database.listen(BTC_PRICE_CHANNEL, (p) => this.priceFollower.wake(p)));
     this.cleanups.push(await database.listen(QUOTE_CHANNEL, (p) => this.quoteFollower.wake(p)));
     // The stored latest rows first, so that nothing newer is overtaken by them.
     this.priceFollower.wake();

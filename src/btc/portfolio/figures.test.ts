@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { atViolation, dayCloseInstant, portfolioFigures, type Holdings, type Price } from './figures.js';
+import { atFault, dayCloseInstant, portfolioFigures, type Holdings, type Price } from './figures.js';
 
 const wallet = (id: number, sats: string) => ({
   id,
@@ -23,7 +23,7 @@ function holdings(cost: [string, string, string], bought: string, fees: string, 
 
 const AT = new Date('2026-07-03T10:00:00Z');
 
-describe('atViolation', () => {
+describe('atFault', () => {
   const today = '2026-07-03';
   it.each([
     ['0000-01-01', /before the first bitcoin block/],
@@ -36,13 +36,13 @@ describe('atViolation', () => {
     ['2026-7-1', /not a calendar date/],
     ['+02026-07-01', /not a calendar date/],
   ])('refuses %s, naming querystring.at', (at, why) => {
-    const v = atViolation(at, today);
+    const v = atFault(at, today);
     expect(v).toMatch(/^querystring\.at: /);
     expect(v).toMatch(why);
   });
 
   it.each([['2009-01-03'], ['2024-02-29'], ['2026-07-03']])('accepts %s', (at) => {
-    expect(atViolation(at, today)).toBeNull();
+    expect(atFault(at, today)).toBeNull();
   });
 });
 

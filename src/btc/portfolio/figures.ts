@@ -48,7 +48,7 @@ export const GENESIS_DATE = '2009-01-03';
 const SATS_PER_BTC = new Big(100_000_000);
 
 /** The violation of `?at=` against today's Danish date, or null when it is a day one can ask for. */
-export function atViolation(at: string, today: string): string | null {
+export function atFault(at: string, today: string): string | null {
   if (!isCalendarDate(at)) return `querystring.at: "${at}" is not a calendar date YYYY-MM-DD`;
   if (at < GENESIS_DATE) return `querystring.at: ${at} is before the first bitcoin block (${GENESIS_DATE})`;
   if (at > today) return `querystring.at: ${at} is in the future (today in Denmark is ${today})`;

@@ -7,7 +7,7 @@ import { danishDate } from '../../shared/danish-time.js';
 import { invalid, unavailable } from '../../shared/refusal.js';
 import type { RatesService } from '../rates/service.js';
 import {
-  atViolation,
+  atFault,
   dayCloseInstant,
   portfolioFigures,
   type Holdings,
@@ -35,7 +35,7 @@ export class PortfolioService {
    */
   async portfolio(at?: string): Promise<PortfolioJson> {
     if (at !== undefined) {
-      const why = atViolation(at, danishDate(this.deps.clock.now()));
+      const why = atFault(at, danishDate(this.deps.clock.now()));
       if (why) throw invalid(why);
     }
     const { holdings, spot, closes } = await this.snapshot(at);

@@ -3,7 +3,7 @@ import type { Db } from '../../db/schema.js';
 import type { Clock } from '../../shared/clock.js';
 import { danishDate } from '../../shared/danish-time.js';
 import { invalid, unavailable } from '../../shared/refusal.js';
-import { atViolation } from '../portfolio/figures.js';
+import { atFault } from '../portfolio/figures.js';
 import type { RatesService } from '../rates/service.js';
 import { fifo } from './fifo.js';
 import { MissingValue, movementOf, spousesOf, type Spouses } from './ledger-movements.js';
@@ -34,7 +34,7 @@ export class TaxService {
   async lots(query: { owner?: string; at?: string }) {
     const today = danishDate(this.deps.clock.now());
     if (query.at !== undefined) {
-      const why = atViolation(query.at, today);
+      const why = atFault(query.at, today);
       if (why) throw invalid(why);
     }
     const owner = query.owner === undefined ? null : await this.knownOwner(query.owner);

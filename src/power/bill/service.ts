@@ -13,7 +13,7 @@ export const FIRST_MONTH = '2013-01';
 export interface BillDeps {
   db: Db;
   clock: Clock;
-  /** Fetches the day-ahead prices of days not stored, inside the provider's budget (PriceService.fillDays). */
+  /** Fetches the day-ahead prices of days not stored, inside the provider's budget (ElectricityPriceService.fillDays). */
   fillDays: (days: string[], signal?: AbortSignal) => Promise<void>;
   /** Every line but the spot price is one of the household's charges: billed only once they are known. */
   charges: Pick<ChargesReadiness, 'need'>;

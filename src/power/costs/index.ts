@@ -1,13 +1,13 @@
 import type { AppContext, Feature } from '../../context.js';
 import type { HouseholdService } from '../household/service.js';
-import type { PriceService } from '../prices/service.js';
+import type { ElectricityPriceService } from '../prices/service.js';
 import { costRoutes } from './routes.js';
 import { CostService } from './service.js';
 
 /** What electricity costs, on the price service's stored hours and the household's charges. */
 export function costServiceOf(
   ctx: AppContext,
-  deps: { prices: PriceService; household: Pick<HouseholdService, 'current'> },
+  deps: { prices: ElectricityPriceService; household: Pick<HouseholdService, 'current'> },
 ): CostService {
   return new CostService({
     db: ctx.database.db,

@@ -15,7 +15,7 @@ import {
 import type { HouseholdStatus } from '../household/service.js';
 import * as metering from '../metering/repository.js';
 import { consumerHours, consumerQuarters } from '../prices/repository.js';
-import type { PriceService } from '../prices/service.js';
+import type { ElectricityPriceService } from '../prices/service.js';
 
 export type Resolution = 'hour' | 'quarter';
 import { cheapestWindow, num, priceHour, type PricedHour, type Pricing } from './pricing.js';
@@ -33,7 +33,7 @@ export interface CostDeps {
   db: Db;
   clock: Clock;
   /** Its stored hours, the fetch of a day not stored, and the version of the charges its caches compare. */
-  prices: PriceService;
+  prices: ElectricityPriceService;
   household: () => HouseholdStatus;
   config: Pick<Config, 'priceArea' | 'supplierMarkupDkkKwh' | 'vatRate'>;
 }
@@ -67,7 +67,7 @@ export class CostService {
     this.pricing = { markup: deps.config.supplierMarkupDkkKwh, vatRate: deps.config.vatRate };
   }
 
-  /** A complete day already answered with the current charges (see PriceService.cachedElprice). */
+  /** A complete day already answered with the current charges (see ElectricityPriceService.cachedElprice). */
   cachedConsumerPrices(
     date: string | undefined,
     area: string | undefined,

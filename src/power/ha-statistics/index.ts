@@ -1,5 +1,5 @@
 import type { AppContext, Feature } from '../../context.js';
-import type { PriceService } from '../prices/service.js';
+import type { ElectricityPriceService } from '../prices/service.js';
 import { DEFAULT_HA_STATISTICS_OPTIONS, HaStatisticsService, type HaStatisticsOptions } from './service.js';
 
 export { DEFAULT_HA_STATISTICS_OPTIONS, type HaStatisticsOptions } from './service.js';
@@ -7,7 +7,7 @@ export { DEFAULT_HA_STATISTICS_OPTIONS, type HaStatisticsOptions } from './servi
 /** The statistics writer, or null without HA_URL (a disabled `ha-statistics` feed in /health). */
 export function haStatisticsServiceOf(
   ctx: AppContext,
-  deps: { prices: Pick<PriceService, 'fillDays'> },
+  deps: { prices: Pick<ElectricityPriceService, 'fillDays'> },
   options: Partial<HaStatisticsOptions> = {},
 ): HaStatisticsService | null {
   const ha = ctx.config.homeAssistant;

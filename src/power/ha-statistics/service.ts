@@ -45,7 +45,7 @@ export interface HaStatisticsDeps {
   pricing: repo.StatisticsPricing;
   /** Largest message taken from Home Assistant. */
   maxBytes: number;
-  /** Fetches the day-ahead prices of metered days never fetched, as /api/costs does (PriceService.fillDays). */
+  /** Fetches the day-ahead prices of metered days never fetched, as /api/costs does (ElectricityPriceService.fillDays). */
   fillDays: (days: string[], signal?: AbortSignal) => Promise<void>;
 }
 

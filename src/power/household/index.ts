@@ -2,7 +2,7 @@ import type { AppContext, Feature } from '../../context.js';
 import { ProviderError } from '../../providers/http.js';
 import { refreshTokenSource, type EloverblikClient } from '../../providers/eloverblik.js';
 import type { EnergiDataService } from '../../providers/energidataservice.js';
-import type { PriceService } from '../prices/service.js';
+import type { ElectricityPriceService } from '../prices/service.js';
 import { ChargesReadiness } from './readiness.js';
 import { householdRoutes } from './routes.js';
 import { householdJob } from './scheduler.js';
@@ -16,7 +16,7 @@ import { HouseholdService } from './service.js';
 export function createChargesReadiness(ctx: AppContext, opts: { waitMs?: number } = {}): ChargesReadiness {
   return new ChargesReadiness(
     { clock: ctx.clock, waitMs: opts.waitMs, shutdown: ctx.shutdown },
-    ctx.config.feeds.price ? { state: 'loading', since: ctx.clock.now() } : { state: 'known' },
+    ctx.config.feeds.dayAhead ? { state: 'loading', since: ctx.clock.now() } : { state: 'known' },
   );
 }
 
@@ -26,7 +26,7 @@ export function createHouseholdCharges(
   deps: {
     /** The price lists of the grid companies (Energi Data Service's DatahubPricelist). */
     provider: Pick<EnergiDataService, 'pricelist'>;
-    prices: Pick<PriceService, 'chargesChanged' | 'charges'>;
+    prices: Pick<ElectricityPriceService, 'chargesChanged' | 'charges'>;
     client: EloverblikClient;
   },
 ): HouseholdService {
@@ -72,6 +72,8 @@ export function createHouseholdFeature(ctx: AppContext, deps: { household: House
       health.starting = !household.readiness.known;
       health.detail = household.readiness.describe() ?? household.current().detail;
     },
-    jobs: ctx.config.feeds.price ? [householdJob(household, { clock: ctx.clock, log: ctx.log, health })] : [],
+    jobs: ctx.config.feeds.dayAhead
+      ? [householdJob(household, { clock: ctx.clock, log: ctx.log, health })]
+      : [],
   };
 }

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { FakeEnergiDataService } from '../../../test/fakes/energidataservice.js';
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
 import { backfillPricesCommand as backfillPrices } from './command.js';
-import { createPriceService } from './index.js';
+import { createElectricityPriceService } from './index.js';
 import { insertPrices } from './repository.js';
 import { JobRunner } from '../../jobs/job.js';
 import { priceJob } from './scheduler.js';
@@ -101,7 +101,10 @@ describe('prices table', () => {
 describe('scheduler', () => {
   it('ensures today at start, fetches tomorrow from 13:00 Danish time, and retries until it is complete', async () => {
     const health = app.ctx.health.feed('prices');
-    const scheduler = new JobRunner(priceJob(createPriceService(app.ctx), { ...app.ctx, health }), app.ctx);
+    const scheduler = new JobRunner(
+      priceJob(createElectricityPriceService(app.ctx), { ...app.ctx, health }),
+      app.ctx,
+    );
     app.clock.set('2026-08-10T10:00:00Z'); // 12:00 in Denmark
     await scheduler.runNow();
     expect(fake.priceRequests().map((r) => r.query.get('start'))).toEqual(['2026-08-10']);
@@ -133,7 +136,7 @@ describe('scheduler', () => {
 
   it('a provider failure in a round never throws and shows in the health detail', async () => {
     const health = app.ctx.health.feed('prices');
-    const job = priceJob(createPriceService(app.ctx), { ...app.ctx, health });
+    const job = priceJob(createElectricityPriceService(app.ctx), { ...app.ctx, health });
     fake.server.failAlways({ kind: 'status', status: 404, json: { message: 'gone' } });
     app.clock.set('2026-09-01T10:00:00Z');
     await expect(job.round(app.ctx.shutdown)).resolves.toBeUndefined();

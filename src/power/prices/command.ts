@@ -3,8 +3,8 @@ import { commandArgs } from '../../shared/args.js';
 import type { RunningService } from '../../remote/client.js';
 import { terminalOutput, type CommandOutput } from '../../shared/command-output.js';
 import { addDays, isCalendarDate } from '../../shared/danish-time.js';
-import { createPriceService } from './index.js';
-import type { PriceService } from './service.js';
+import { createElectricityPriceService } from './index.js';
+import type { ElectricityPriceService } from './service.js';
 
 /** Days per request: a month of quarter hours for two areas is about 6,000 rows, well within one answer. */
 export const BACKFILL_CHUNK_DAYS = 31;
@@ -30,7 +30,7 @@ const dayCount = (from: string, to: string) =>
  * published day; `signal` ends it after the month in progress (what was stored stays).
  */
 export async function backfillPrices(
-  service: Pick<PriceService, 'today' | 'fetchRange'>,
+  service: Pick<ElectricityPriceService, 'today' | 'fetchRange'>,
   from: string,
   to: string,
   output: CommandOutput,
@@ -90,7 +90,7 @@ export const backfillPricesCommand: CliCommand = {
   async run(args, ctx) {
     const range = parse(args, output);
     if (!range) return 2;
-    return backfillPrices(createPriceService(ctx), range.from, range.to, output, ctx.shutdown);
+    return backfillPrices(createElectricityPriceService(ctx), range.from, range.to, output, ctx.shutdown);
   },
   async forward(args, service: RunningService) {
     const range = parse(args, output);

@@ -5,7 +5,7 @@ import type { ChargesReadiness } from '../household/readiness.js';
 import { loadHomePage } from './page.js';
 import { priceRoutes } from './routes.js';
 import { priceJob } from './scheduler.js';
-import { PriceService } from './service.js';
+import { ElectricityPriceService } from './service.js';
 
 /** Energi Data Service's day-ahead prices and price lists, reporting in the `prices` feed. */
 export function createPriceProvider(ctx: AppContext): EnergiDataService {
@@ -13,7 +13,7 @@ export function createPriceProvider(ctx: AppContext): EnergiDataService {
     ...providerDeps(ctx, 'energidataservice'),
     baseUrl: ctx.config.urls.price,
     timeoutMs: ctx.config.providerTimeoutMs,
-    health: ctx.health.feed('prices', ctx.config.feeds.price),
+    health: ctx.health.feed('prices', ctx.config.feeds.dayAhead),
   });
 }
 
@@ -21,11 +21,11 @@ export function createPriceProvider(ctx: AppContext): EnergiDataService {
  * Day-ahead prices with tariffs from Energi Data Service, for the feature and for `backfill-prices`;
  * `charges` says whether the household's charges its hours carry are known (always, without one).
  */
-export function createPriceService(
+export function createElectricityPriceService(
   ctx: AppContext,
   deps: { provider?: EnergiDataService; charges?: ChargesReadiness } = {},
-): PriceService {
-  return new PriceService({
+): ElectricityPriceService {
+  return new ElectricityPriceService({
     db: ctx.database.db,
     clock: ctx.clock,
     shutdown: ctx.shutdown,
@@ -37,11 +37,11 @@ export function createPriceService(
 /** /api/elprice, /api/prices, the home page, and the job that keeps today and tomorrow stored. */
 export function createPricesFeature(
   ctx: AppContext,
-  deps: { prices: PriceService } = { prices: createPriceService(ctx) },
+  deps: { prices: ElectricityPriceService } = { prices: createElectricityPriceService(ctx) },
 ): Feature {
-  const health = ctx.health.feed('prices', ctx.config.feeds.price);
+  const health = ctx.health.feed('prices', ctx.config.feeds.dayAhead);
   const service = deps.prices;
-  const on = ctx.config.feeds.price;
+  const on = ctx.config.feeds.dayAhead;
   return {
     name: 'prices',
     routes: (app) => priceRoutes(app, service, loadHomePage(), ctx.shutdown),

@@ -1,12 +1,12 @@
 import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../db/schema.js';
 import { writeInChunks } from '../../db/chunks.js';
-import type { SpotPrice } from '../../providers/energidataservice.js';
+import type { DayAheadPrice } from '../../providers/energidataservice.js';
 import { householdTariffsAt } from '../household/repository.js';
 import type { ElpricesTable, PricesTable } from './tables.js';
 
 /** An existing (time_dk, price_area) pair is left untouched. Returns the rows inserted. */
-export async function insertPrices(db: Db, rows: SpotPrice[]): Promise<number> {
+export async function insertPrices(db: Db, rows: DayAheadPrice[]): Promise<number> {
   const prices = rows.map((r) => ({
     time_dk: r.timeUtc,
     price_area: r.area,

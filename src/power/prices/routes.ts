@@ -10,7 +10,7 @@ import { backfillPrices } from './command.js';
 import { BackfillQuery, ElpriceDay, ElpriceItem, ElpriceQuery, PricesDay, PricesQuery } from './schemas.js';
 
 const ELPRICE_COLUMNS = csvColumns(ElpriceItem);
-import type { PriceService, SerializedDay } from './service.js';
+import type { ElectricityPriceService, SerializedDay } from './service.js';
 
 /**
  * Sends the answer's serialized body: Fastify passes a string through untouched, so a
@@ -33,7 +33,12 @@ function sendPageFile(request: FastifyRequest, reply: FastifyReply, file: PageFi
   return reply.send(file.body);
 }
 
-export function priceRoutes(app: App, service: PriceService, homePage: HomePage, shutdown: AbortSignal) {
+export function priceRoutes(
+  app: App,
+  service: ElectricityPriceService,
+  homePage: HomePage,
+  shutdown: AbortSignal,
+) {
   app.post(
     '/api/jobs/backfill-prices',
     {

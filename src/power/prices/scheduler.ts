@@ -3,7 +3,7 @@ import type { Job } from '../../jobs/job.js';
 import type { Clock } from '../../shared/clock.js';
 import type { FeedHealth } from '../../shared/health.js';
 import { addDays, danishHour } from '../../shared/danish-time.js';
-import type { PriceService } from './service.js';
+import type { ElectricityPriceService } from './service.js';
 import { logFailedRound } from '../../providers/errors.js';
 
 /** The day-ahead auction results reach Energi Data Service from about 13:00 Danish time. */
@@ -15,7 +15,7 @@ const PUBLISH_HOUR = 13;
  * The household's charges have their own job (household/scheduler.ts).
  */
 export function priceJob(
-  service: Pick<PriceService, 'today' | 'ensureDay'>,
+  service: Pick<ElectricityPriceService, 'today' | 'ensureDay'>,
   deps: { clock: Clock; log: Logger; health: FeedHealth },
 ): Job {
   const { clock, log, health } = deps;

@@ -48,7 +48,7 @@ interface Attempt {
   error: ProviderError | null;
 }
 
-export class PriceService {
+export class ElectricityPriceService {
   private readonly elpriceCache = new LRUCache<string, SerializedDay>({ max: CACHE_ENTRIES });
   private readonly pricesCache = new LRUCache<string, SerializedDay>({ max: CACHE_ENTRIES });
   private readonly inflight = new Map<string, Promise<void>>();

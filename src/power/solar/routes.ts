@@ -3,7 +3,7 @@ import type { App } from '../../context.js';
 import { JobLines, streamJob } from '../../http/jobs.js';
 import { HttpProblem, problems } from '../../http/problem.js';
 import { invalid } from '../../shared/refusal.js';
-import { utf8Refusal } from '../../shared/utf8.js';
+import { utf8Fault } from '../../shared/utf8.js';
 import { bufferSource, importSolarSource } from './command.js';
 import { ImportQuery, SolarQuery, SolarReadings } from './schemas.js';
 import { SOLAR_UPLOAD_MAX_BYTES, type SolarService } from './service.js';
@@ -13,7 +13,7 @@ export function solarRoutes(app: App, deps: { solar: SolarService; shutdown: Abo
     'text/csv',
     { parseAs: 'buffer', bodyLimit: SOLAR_UPLOAD_MAX_BYTES },
     (_request, body, done) => {
-      const refusal = utf8Refusal(body as Buffer, { lines: true });
+      const refusal = utf8Fault(body as Buffer, { lines: true });
       done(refusal ? invalid(`body: ${refusal}`) : null, body);
     },
   );

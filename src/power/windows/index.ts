@@ -1,12 +1,15 @@
 import type { AppContext, Feature } from '../../context.js';
 import type { Co2Service } from '../co2/service.js';
 import type { CostService } from '../costs/service.js';
-import type { PriceService } from '../prices/service.js';
+import type { ElectricityPriceService } from '../prices/service.js';
 import { windowRoutes } from './routes.js';
 import { WindowService } from './service.js';
 
 /** The window service on the price service's stored quarters and the CO₂ values. */
-export function createWindowService(ctx: AppContext, deps: { prices: PriceService; co2: Co2Service }) {
+export function createWindowService(
+  ctx: AppContext,
+  deps: { prices: ElectricityPriceService; co2: Co2Service },
+) {
   return new WindowService({
     db: ctx.database.db,
     clock: ctx.clock,

@@ -16,7 +16,7 @@ import type { Co2Service } from '../co2/service.js';
 import { meanGKwh } from '../co2/service.js';
 import { num, priceHour, type Pricing } from '../costs/pricing.js';
 import { consumerQuarters } from '../prices/repository.js';
-import type { PriceService } from '../prices/service.js';
+import type { ElectricityPriceService } from '../prices/service.js';
 import { parseInstant } from './instants.js';
 import type { CheapestWindow, GreenestWindow } from './schemas.js';
 import { QUARTER_MS, asQuarters, ceilQuarter, floorQuarter, lowestRun } from './search.js';
@@ -25,7 +25,7 @@ export interface WindowDeps {
   db: Db;
   clock: Clock;
   /** The fetch of a day not stored (its read-through), and the version of the charges caches compare. */
-  prices: Pick<PriceService, 'elprice' | 'chargesVersion'>;
+  prices: Pick<ElectricityPriceService, 'elprice' | 'chargesVersion'>;
   co2: Pick<Co2Service, 'quarters' | 'needCurrent'>;
   config: Pick<Config, 'priceArea' | 'supplierMarkupDkkKwh' | 'vatRate'>;
 }

@@ -9,12 +9,12 @@ import type { DailyRates, RatesService } from '../rates/service.js';
 import * as repo from './repository.js';
 import type { SpotPriceRow } from './repository.js';
 
-export const PRICE_CHANNEL = 'btc_price';
+export const BTC_PRICE_CHANNEL = 'btc_price';
 const SYMBOLS = { usd: 'BTC/USD', eur: 'BTC/EUR' } as const;
 const KEEP_MS = 60 * 60_000;
 const PRUNE_EVERY = 500;
 
-export interface SpotOptions {
+export interface BtcPriceFeedOptions {
   watchdogMs: number;
   initialBackoffMs: number;
   maxBackoffMs: number;
@@ -55,7 +55,7 @@ export function composePrice(usd: Side, eur: Side, rates: DailyRates | null): Om
  * rates, at most one row per interval. Each row goes to `onComposed` before it is stored (this
  * process's clients need not wait for the database) and its id to `onStored` after.
  */
-export class SpotFeed {
+export class BtcPriceFeed {
   private usd: Side | null = null;
   private eur: Side | null = null;
   private client: KrakenTickerClient | null = null;
@@ -68,7 +68,7 @@ export class SpotFeed {
   constructor(
     private readonly deps: SpotDeps,
     private readonly rates: RatesService,
-    private readonly opts: SpotOptions,
+    private readonly opts: BtcPriceFeedOptions,
     private readonly onComposed: (row: Omit<SpotPriceRow, 'id'>) => void,
     private readonly onStored: (id: number) => void,
   ) {}
@@ -163,7 +163,7 @@ export class SpotFeed {
     try {
       const id = await repo.insertPrice(db, row);
       this.onStored(id);
-      await repo.notify(db, PRICE_CHANNEL, String(id));
+      await repo.notify(db, BTC_PRICE_CHANNEL, String(id));
       // by the earlier of the row's time and our clock: no stamp, however wrong, prunes more
       const newest = Math.min(row.at.getTime(), this.deps.clock.now().getTime());
       if (++this.inserts % PRUNE_EVERY === 0) await repo.prunePrices(db, new Date(newest - KEEP_MS));
