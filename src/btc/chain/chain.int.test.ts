@@ -60,6 +60,7 @@ describe('a watch key', () => {
       name: 'Trezor',
       wallet_type: 'wallet',
       balance: 0,
+      owner: 'household',
       watch: {
         kind: 'zpub',
         first_address: 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu',
@@ -142,7 +143,13 @@ describe('a watch key', () => {
   it('null removes it, with what its scans found; the wallet goes back to its plain fields', async () => {
     expect((await patch(7, { watch: [LEDGER.address(0, 3)] })).statusCode).toBe(200);
     const r = await patch(7, { watch: null });
-    expect(r.json()).toEqual({ id: 7, name: 'Paper wallet', wallet_type: 'wallet', balance: 0 });
+    expect(r.json()).toEqual({
+      id: 7,
+      name: 'Paper wallet',
+      wallet_type: 'wallet',
+      balance: 0,
+      owner: 'household',
+    });
     expect((await app.call('GET', '/api/wallets/7/chain', undefined, auth)).statusCode).toBe(409);
   });
 });
