@@ -81,6 +81,7 @@ describe('a watch key', () => {
       name: 'Kraken',
       wallet_type: 'exchange',
       balance: 0,
+      owner: 'household',
     });
   });
 
