@@ -76,7 +76,8 @@ select
   "sats",
   "fee_sats",
   "amount",
-  "currency"
+  "currency",
+  "kind"
 from
   "btc"."events"
 where
@@ -93,7 +94,8 @@ select
   "sats",
   "fee_sats",
   "amount",
-  "currency"
+  "currency",
+  "kind"
 from
   "btc"."events"
 where
@@ -131,10 +133,11 @@ insert into
     "sats",
     "fee_sats",
     "amount",
-    "currency"
+    "currency",
+    "kind"
   )
 values
-  ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
 returning
   "id",
   "type",
@@ -145,7 +148,8 @@ returning
   "sats",
   "fee_sats",
   "amount",
-  "currency";
+  "currency",
+  "kind";
 
 -- src/btc/ledger/repository.ts insertEvent (example 2)
 insert into
@@ -158,10 +162,11 @@ insert into
     "sats",
     "fee_sats",
     "amount",
-    "currency"
+    "currency",
+    "kind"
   )
 values
-  ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
 returning
   "id",
   "type",
@@ -172,7 +177,8 @@ returning
   "sats",
   "fee_sats",
   "amount",
-  "currency";
+  "currency",
+  "kind";
 
 -- src/btc/ledger/repository.ts insertEvents
 insert into
@@ -185,11 +191,12 @@ insert into
     "sats",
     "fee_sats",
     "amount",
-    "currency"
+    "currency",
+    "kind"
   )
 values
-  ($1, $2, $3, $4, $5, $6, $7, $8, $9),
-  ($10, $11, $12, $13, $14, $15, $16, $17, $18)
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10),
+  ($11, $12, $13, $14, $15, $16, $17, $18, $19, $20)
 returning
   "id",
   "type",
@@ -200,7 +207,8 @@ returning
   "sats",
   "fee_sats",
   "amount",
-  "currency";
+  "currency",
+  "kind";
 
 -- src/btc/ledger/repository.ts insertWallet
 insert into
@@ -225,7 +233,8 @@ select
   "sats",
   "fee_sats",
   "amount",
-  "currency"
+  "currency",
+  "kind"
 from
   "btc"."events"
 order by
@@ -245,7 +254,8 @@ select
   "sats",
   "fee_sats",
   "amount",
-  "currency"
+  "currency",
+  "kind"
 from
   "btc"."events"
 where
@@ -325,9 +335,10 @@ set
   "sats" = $6,
   "fee_sats" = $7,
   "amount" = $8,
-  "currency" = $9
+  "currency" = $9,
+  "kind" = $10
 where
-  "id" = $10
+  "id" = $11
 returning
   "id",
   "type",
@@ -338,7 +349,8 @@ returning
   "sats",
   "fee_sats",
   "amount",
-  "currency";
+  "currency",
+  "kind";
 
 -- src/btc/ledger/repository.ts saveRates
 insert into
@@ -649,9 +661,9 @@ select
   e.id,
   e.id as event_id,
   e.occurred_at,
-  e.from_wallet as wallet,
+  coalesce(e.from_wallet, e.wallet) as wallet,
   e.sats,
-  e.fee_sats,
+  coalesce(e.fee_sats, 0) as fee_sats,
   round(
     case e.currency
       when 'EUR' then e.amount
@@ -664,7 +676,7 @@ from
   btc.events e
   join btc.ledger_rates r on r.date = e.occurred_at
 where
-  e.type = 'exchange_to_wallet'
+  e.type in ('exchange_to_wallet', 'exchange_buy')
   and true;
 
 -- src/btc/ledger/projections.ts insertRowsOf (example 1)
@@ -733,9 +745,9 @@ select
   e.id,
   e.id as event_id,
   e.occurred_at,
-  e.from_wallet as wallet,
+  coalesce(e.from_wallet, e.wallet) as wallet,
   e.sats,
-  e.fee_sats,
+  coalesce(e.fee_sats, 0) as fee_sats,
   round(
     case e.currency
       when 'EUR' then e.amount
@@ -748,7 +760,7 @@ from
   btc.events e
   join btc.ledger_rates r on r.date = e.occurred_at
 where
-  e.type = 'exchange_to_wallet'
+  e.type in ('exchange_to_wallet', 'exchange_buy')
   and e.id = any ($1::int8[]);
 
 -- src/btc/ledger/projections.ts listBuys (example 1)

@@ -11,7 +11,7 @@ with
     from
       btc.events
     where
-      type = 'exchange_to_wallet'
+      type in ('exchange_to_wallet', 'exchange_buy')
     group by
       occurred_at,
       currency
@@ -78,7 +78,7 @@ with
     from
       btc.events
     where
-      type = 'exchange_to_wallet'
+      type in ('exchange_to_wallet', 'exchange_buy')
       and occurred_at <= $1::date
     group by
       occurred_at,

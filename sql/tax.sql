@@ -21,13 +21,26 @@ select distinct
   to_char(e.occurred_at, 'YYYY-MM-DD') as day
 from
   btc.events e
-  join btc.wallets f on f.id = e.from_wallet
-  join btc.wallets t on t.id = e.to_wallet
+  left join btc.wallets f on f.id = e.from_wallet
+  left join btc.wallets t on t.id = e.to_wallet
 where
-  e.type = 'wallet_to_wallet'
-  and (
-    e.fee_sats > 0
-    or f.owner <> t.owner
+  (
+    (
+      e.type = 'wallet_to_wallet'
+      and (
+        e.fee_sats > 0
+        or f.owner <> t.owner
+      )
+    )
+    or (
+      e.type = 'spend'
+      and e.amount is null
+    )
+    or (
+      e.type = 'receive'
+      and e.kind = 'income'
+      and e.amount is null
+    )
   )
   and e.occurred_at <= $1::date
   and not exists (
@@ -67,8 +80,10 @@ select
   e.id,
   to_char(e.occurred_at, 'YYYY-MM-DD') as occurred_at,
   e.type,
+  e.kind,
   e.sats,
   e.fee_sats,
+  e.amount is not null as has_amount,
   case e.currency
     when 'DKK' then e.amount
     when 'EUR' then e.amount * r.eur_dkk
@@ -82,10 +97,16 @@ from
   btc.events e
   left join btc.ledger_rates r on r.date = e.occurred_at
   and e.amount is not null
-  left join btc.wallets f on f.id = e.from_wallet
-  left join btc.wallets t on t.id = e.to_wallet
+  left join btc.wallets f on f.id = coalesce(e.from_wallet, e.wallet)
+  left join btc.wallets t on t.id = coalesce(e.to_wallet, e.wallet)
   left join btc.tax_day_prices p on p.date = e.occurred_at
-  and e.type = 'wallet_to_wallet'
+  and (
+    e.type = 'wallet_to_wallet'
+    or (
+      e.type in ('spend', 'receive')
+      and e.amount is null
+    )
+  )
 where
   e.type <> 'bank_to_exchange'
   and e.occurred_at <= $1::date
@@ -98,8 +119,10 @@ select
   e.id,
   to_char(e.occurred_at, 'YYYY-MM-DD') as occurred_at,
   e.type,
+  e.kind,
   e.sats,
   e.fee_sats,
+  e.amount is not null as has_amount,
   case e.currency
     when 'DKK' then e.amount
     when 'EUR' then e.amount * r.eur_dkk
@@ -123,10 +146,16 @@ from
   btc.events e
   left join btc.ledger_rates r on r.date = e.occurred_at
   and e.amount is not null
-  left join btc.wallets f on f.id = e.from_wallet
-  left join btc.wallets t on t.id = e.to_wallet
+  left join btc.wallets f on f.id = coalesce(e.from_wallet, e.wallet)
+  left join btc.wallets t on t.id = coalesce(e.to_wallet, e.wallet)
   left join btc.tax_day_prices p on p.date = e.occurred_at
-  and e.type = 'wallet_to_wallet'
+  and (
+    e.type = 'wallet_to_wallet'
+    or (
+      e.type in ('spend', 'receive')
+      and e.amount is null
+    )
+  )
 where
   e.type <> 'bank_to_exchange'
   and e.occurred_at <= $5::date

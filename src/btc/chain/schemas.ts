@@ -35,9 +35,9 @@ export const WatchFace = Type.Object({
 });
 
 /**
- * The event bodies a transaction is suggested as. `POST /api/events` takes a `wallet_to_wallet`
- * as it is; `receive` and `spend`, sats from and to outside the household, it refuses until the
- * ledger has such events (docs/chain.md).
+ * The event bodies a transaction is suggested as, each of which `POST /api/events` takes as it
+ * is: `wallet_to_wallet`, and `receive` and `spend` for sats from and to outside the household
+ * (docs/chain.md).
  */
 export const ReceiveBody = Type.Object(
   {
@@ -111,7 +111,7 @@ export const ChainComparison = Type.Object({
   unmatched: Type.Array(Type.String(), { description: 'txids no event records, oldest first' }),
   suggestions: Type.Array(SuggestedEvent, {
     description:
-      'the bodies of POST /api/events that would record the unmatched transactions, in their order (oldest first, so that each can be posted in turn); receive and spend are not taken by POST /api/events yet (the ledger has no such events)',
+      'the bodies of POST /api/events that would record the unmatched transactions, in their order (oldest first, so that each can be posted in turn)',
   }),
 });
 export type ChainComparisonJson = Static<typeof ChainComparison>;

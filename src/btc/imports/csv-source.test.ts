@@ -17,6 +17,48 @@ async function read(lines: string[], wallets = { exchange: 1, to_wallet: 4 }): P
 }
 
 describe('source=csv: one ledger event per line', () => {
+  it('takes the buys and sells kept on an exchange, spends and receives, with a receive’s kind', async () => {
+    const r = await read([
+      `${HEADER},kind`,
+      '2025-06-01,exchange_buy,200000,,150.00,EUR,n-1,,,',
+      '2025-06-02,exchange_sell,50000,,40.00,EUR,n-2,,,',
+      '2025-06-03,spend,10000,300,,,n-3,Trezor,,',
+      '2025-06-04,receive,7000,,5.00,DKK,n-4,,,income',
+      '2025-06-05,receive,7000,,,,n-5,,Ledger,gift',
+      '2025-06-06,receive,7000,,,,n-6,,,found',
+    ]);
+    expect(r.problems).toEqual([{ line: 7, reason: 'kind: "found" is not one of income, gift, unknown' }]);
+    expect(r.movements.map((m) => (m.kind === 'event' ? m.event : m))).toEqual([
+      {
+        type: 'exchange_buy',
+        occurred_at: '2025-06-01',
+        wallet: 1,
+        sats: 200_000,
+        amount: '150.00',
+        currency: 'EUR',
+      },
+      {
+        type: 'exchange_sell',
+        occurred_at: '2025-06-02',
+        wallet: 1,
+        sats: 50_000,
+        amount: '40.00',
+        currency: 'EUR',
+      },
+      { type: 'spend', occurred_at: '2025-06-03', from_wallet: 4, sats: 10_000, fee_sats: 300 },
+      {
+        type: 'receive',
+        occurred_at: '2025-06-04',
+        to_wallet: 4,
+        sats: 7_000,
+        kind: 'income',
+        amount: '5.00',
+        currency: 'DKK',
+      },
+      { type: 'receive', occurred_at: '2025-06-05', to_wallet: 5, sats: 7_000, kind: 'gift' },
+    ]);
+  });
+
   it('takes wallets from the columns of names, else from the query, and days as spreadsheets write them', async () => {
     const r = await read([
       HEADER,

@@ -2,6 +2,7 @@ import { isCalendarDate } from '../../shared/danish-time.js';
 import {
   CURRENCIES,
   EVENT_TYPES,
+  RECEIVE_KINDS,
   isViolation,
   MAX_SATS,
   parseEvent,
@@ -66,6 +67,13 @@ export function readGenericCsv(
         : (CURRENCIES as readonly string[]).includes(currencyText)
           ? (currencyText as Currency)
           : fail(`currency: "${f.get('currency').slice(0, 40)}" is not one of ${CURRENCIES.join(', ')}`);
+    const kindText = f.get('kind');
+    const kind =
+      kindText === ''
+        ? undefined
+        : (RECEIVE_KINDS as readonly string[]).includes(kindText)
+          ? kindText
+          : fail(`kind: "${kindText.slice(0, 40)}" is not one of ${RECEIVE_KINDS.join(', ')}`);
     const reference = f.get('reference');
     if (reference === '' || reference.length > 200)
       wrong.push(
@@ -79,15 +87,16 @@ export function readGenericCsv(
       out.problems.push(...wrong.map((reason) => ({ line, reason })));
       continue;
     }
-    const transfer = type !== 'bank_to_exchange';
+    const onExchange = ['bank_to_exchange', 'exchange_buy', 'exchange_sell'].includes(type);
     const body: Record<string, unknown> = {
       type,
       occurred_at: day,
-      wallet: named.wallet ?? (transfer ? undefined : wallets.exchange),
+      wallet: named.wallet ?? (onExchange ? wallets.exchange : undefined),
       from_wallet: named.from_wallet ?? (type === 'exchange_to_wallet' ? wallets.exchange : undefined),
-      to_wallet: named.to_wallet ?? (transfer ? wallets.to_wallet : undefined),
+      to_wallet: named.to_wallet ?? (onExchange || type === 'spend' ? undefined : wallets.to_wallet),
       sats,
       fee_sats,
+      kind,
       amount: amount ? fixedText(amount) : undefined,
       currency,
     };

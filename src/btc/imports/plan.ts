@@ -173,7 +173,8 @@ export function daysNeedingRates(movements: readonly Movement[]): string[] {
   for (const m of movements) {
     if (m.kind === 'withdrawal') days.add(m.day);
     if (m.kind === 'lot' && m.currency !== 'EUR') days.add(m.day);
-    if (m.kind === 'event' && m.event.type !== 'wallet_to_wallet') days.add(m.event.occurred_at);
+    if (m.kind === 'event' && 'amount' in m.event && m.event.amount !== undefined)
+      days.add(m.event.occurred_at);
   }
   return [...days].sort();
 }

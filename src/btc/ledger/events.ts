@@ -7,12 +7,21 @@
  * Shapes (types, bounds, formats, the amount's digits) are the schema's; the rules here are
  * those that need the ledger: which wallets exist and what they are, and what each type carries.
  */
-import { Big } from 'big.js';
-
-export const EVENT_TYPES = ['bank_to_exchange', 'exchange_to_wallet', 'wallet_to_wallet'] as const;
+export const EVENT_TYPES = [
+  'bank_to_exchange',
+  'exchange_to_wallet',
+  'wallet_to_wallet',
+  'exchange_buy',
+  'exchange_sell',
+  'spend',
+  'receive',
+] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 export const CURRENCIES = ['EUR', 'DKK', 'USD'] as const;
 export type Currency = (typeof CURRENCIES)[number];
+/** What sats that arrive from outside are: pay (income), a gift, or not known. */
+export const RECEIVE_KINDS = ['income', 'gift', 'unknown'] as const;
+export type ReceiveKind = (typeof RECEIVE_KINDS)[number];
 
 /** 21 million BTC in sats: no event, and no balance on any date, holds more (so every sum stays below 2^53). */
 export const MAX_SATS = 2_100_000_000_000_000;
@@ -36,6 +45,33 @@ export type EventData =
       to_wallet: number;
       sats: number;
       fee_sats: number;
+    }
+  | {
+      type: 'exchange_buy' | 'exchange_sell';
+      occurred_at: string;
+      wallet: number;
+      sats: number;
+      amount: string;
+      currency: Currency;
+    }
+  /** `amount` and `currency` come together or not at all. */
+  | {
+      type: 'spend';
+      occurred_at: string;
+      from_wallet: number;
+      sats: number;
+      fee_sats: number;
+      amount?: string;
+      currency?: Currency;
+    }
+  | {
+      type: 'receive';
+      occurred_at: string;
+      to_wallet: number;
+      sats: number;
+      kind: ReceiveKind;
+      amount?: string;
+      currency?: Currency;
     };
 
 export type LedgerEvent = EventData & { id: number };
@@ -89,69 +125,35 @@ export interface BalanceChanges {
 
 export type Decision = { ok: true; changes: BalanceChanges } | { ok: false; violation: Violation };
 
-/** The fields each event type carries beside `type` and `occurred_at`, all of them required. */
-export const EVENT_FIELDS: Record<EventType, readonly string[]> = {
-  bank_to_exchange: ['wallet', 'amount', 'currency'],
-  exchange_to_wallet: ['from_wallet', 'to_wallet', 'sats', 'fee_sats', 'amount', 'currency'],
-  wallet_to_wallet: ['from_wallet', 'to_wallet', 'sats', 'fee_sats'],
-};
-const OPTIONAL_FIELDS = ['wallet', 'from_wallet', 'to_wallet', 'sats', 'fee_sats', 'amount', 'currency'];
-
-/**
- * A body the schema took, as the event of its type: which fields the type carries. The amount
- * is kept as its exact decimal text (the schema let through only numbers whose digits a float
- * kept, so a number's shortest text is its value).
- */
-export function parseEvent(body: Record<string, unknown>): EventData | Violation {
-  const type = body.type as EventType;
-  const allowed = EVENT_FIELDS[type];
-  for (const field of OPTIONAL_FIELDS) {
-    const present = body[field] !== undefined && body[field] !== null;
-    if (present && !allowed.includes(field)) return { kind: 'field_not_allowed', field, type };
-    if (!present && allowed.includes(field)) return { kind: 'field_required', field, type };
-  }
-  const occurred_at = body.occurred_at as string;
-  const n = (k: string) => body[k] as number;
-  const currency = body.currency as Currency;
-  const amount = body.amount === undefined ? '' : decimalText(body.amount as string | number);
-  switch (type) {
-    case 'bank_to_exchange':
-      return { type, occurred_at, wallet: n('wallet'), amount, currency };
-    case 'exchange_to_wallet':
-      return {
-        type,
-        occurred_at,
-        from_wallet: n('from_wallet'),
-        to_wallet: n('to_wallet'),
-        sats: n('sats'),
-        fee_sats: n('fee_sats'),
-        amount,
-        currency,
-      };
-    case 'wallet_to_wallet':
-      return {
-        type,
-        occurred_at,
-        from_wallet: n('from_wallet'),
-        to_wallet: n('to_wallet'),
-        sats: n('sats'),
-        fee_sats: n('fee_sats'),
-      };
-  }
-}
-
-/** A string as given; a number as its plain decimal text (1e-7 is 0.0000001). */
-export function decimalText(v: string | number): string {
-  return typeof v === 'string' ? v : new Big(v).toFixed();
-}
+export { decimalText, EVENT_FIELDS, EVENT_OPTIONAL, parseEvent } from './parse.js';
 
 export function isViolation(x: EventData | Violation): x is Violation {
-  return 'kind' in x;
+  // A receive has a `kind` too; every event has a date and no violation does.
+  return !('occurred_at' in x);
 }
 
 /** The wallets an event names, for loading (and locking) the state `decide` needs. */
 export function walletsOf(event: EventData): number[] {
-  return event.type === 'bank_to_exchange' ? [event.wallet] : [event.from_wallet, event.to_wallet];
+  return roles(event).map(([, id]) => id);
+}
+
+/** The wallets an event names: the field naming each, and whether it must be an exchange. */
+function roles(event: EventData): [string, number, boolean][] {
+  switch (event.type) {
+    case 'bank_to_exchange':
+    case 'exchange_buy':
+    case 'exchange_sell':
+      return [['wallet', event.wallet, true]];
+    case 'spend':
+      return [['from_wallet', event.from_wallet, false]];
+    case 'receive':
+      return [['to_wallet', event.to_wallet, false]];
+    default:
+      return [
+        ['from_wallet', event.from_wallet, event.type === 'exchange_to_wallet'],
+        ['to_wallet', event.to_wallet, false],
+      ];
+  }
 }
 
 /** One wallet's change in sats by an event: sats in (> 0) or out (< 0), the fee on the side that pays it. */
@@ -172,6 +174,14 @@ export function moves(event: EventData): Move[] {
         { wallet: event.from_wallet, sats: -(event.sats + event.fee_sats) },
         { wallet: event.to_wallet, sats: event.sats },
       ];
+    case 'exchange_buy':
+      return [{ wallet: event.wallet, sats: event.sats }];
+    case 'exchange_sell':
+      return [{ wallet: event.wallet, sats: -event.sats }];
+    case 'spend':
+      return [{ wallet: event.from_wallet, sats: -(event.sats + event.fee_sats) }];
+    case 'receive':
+      return [{ wallet: event.to_wallet, sats: event.sats }];
   }
 }
 
@@ -253,14 +263,7 @@ export function historyViolation(wallet: WalletState, first: DayLowest | undefin
 function checkEvent(event: EventData, state: LedgerState): Violation | null {
   if (event.occurred_at > state.today)
     return { kind: 'future_date', date: event.occurred_at, today: state.today };
-  const roles: [string, number, boolean][] =
-    event.type === 'bank_to_exchange'
-      ? [['wallet', event.wallet, true]]
-      : [
-          ['from_wallet', event.from_wallet, event.type === 'exchange_to_wallet'],
-          ['to_wallet', event.to_wallet, false],
-        ];
-  for (const [field, id, mustBeExchange] of roles) {
+  for (const [field, id, mustBeExchange] of roles(event)) {
     const w = state.wallets.get(id);
     if (!w) return { kind: 'unknown_wallet', field, wallet: id };
     if (mustBeExchange && w.wallet_type !== 'exchange')
@@ -268,7 +271,8 @@ function checkEvent(event: EventData, state: LedgerState): Violation | null {
   }
   if (event.type === 'wallet_to_wallet' && event.from_wallet === event.to_wallet)
     return { kind: 'same_wallet' };
-  if (event.type !== 'bank_to_exchange' && event.sats + event.fee_sats > MAX_SATS)
-    return { kind: 'too_many_sats_in_event', sats: event.sats + event.fee_sats };
+  if (event.type === 'bank_to_exchange') return null;
+  const sats = event.sats + ('fee_sats' in event ? event.fee_sats : 0);
+  if (sats > MAX_SATS) return { kind: 'too_many_sats_in_event', sats };
   return null;
 }

@@ -21,6 +21,8 @@ const date = fc.integer({ min: 1, max: 28 }).map((d) => `2026-02-${String(d).pad
 const sats = fc.integer({ min: 1, max: 2_000_000_000_000_000 });
 const fee = fc.integer({ min: 0, max: 100_000_000_000_000 });
 const fiat = { amount: fc.constant('12.34'), currency: fc.constantFrom('EUR' as const, 'DKK' as const) };
+/** A spend's or a receive's amount and currency come together or not at all. */
+const maybeFiat = fc.option(fc.record(fiat), { nil: undefined });
 const event: fc.Arbitrary<EventData> = fc.oneof(
   fc.record({ type: fc.constant('bank_to_exchange' as const), occurred_at: date, wallet, ...fiat }),
   fc.record({
@@ -40,6 +42,37 @@ const event: fc.Arbitrary<EventData> = fc.oneof(
     sats,
     fee_sats: fee,
   }),
+  fc.record({
+    type: fc.constantFrom('exchange_buy' as const, 'exchange_sell' as const),
+    occurred_at: date,
+    wallet,
+    sats,
+    ...fiat,
+  }),
+  fc
+    .tuple(
+      fc.record({
+        type: fc.constant('spend' as const),
+        occurred_at: date,
+        from_wallet: wallet,
+        sats,
+        fee_sats: fee,
+      }),
+      maybeFiat,
+    )
+    .map(([e, f]): EventData => ({ ...e, ...f })),
+  fc
+    .tuple(
+      fc.record({
+        type: fc.constant('receive' as const),
+        occurred_at: date,
+        to_wallet: wallet,
+        sats,
+        kind: fc.constantFrom('income' as const, 'gift' as const, 'unknown' as const),
+      }),
+      maybeFiat,
+    )
+    .map(([e, f]): EventData => ({ ...e, ...f })),
 );
 
 describe('the rule of moves', () => {

@@ -35,10 +35,11 @@ function depositRows(where: RawBuilder<unknown>): RawBuilder<unknown> {
 }
 
 function buyRows(where: RawBuilder<unknown>): RawBuilder<unknown> {
-  return sql`select e.id, e.id as event_id, e.occurred_at, e.from_wallet as wallet, e.sats,
-    e.fee_sats, ${converted('EUR')} as amount_eur
+  // An exchange_buy's sats stay on the exchange it names (`wallet`); it pays no network fee.
+  return sql`select e.id, e.id as event_id, e.occurred_at, coalesce(e.from_wallet, e.wallet) as wallet,
+    e.sats, coalesce(e.fee_sats, 0) as fee_sats, ${converted('EUR')} as amount_eur
   from btc.events e join btc.ledger_rates r on r.date = e.occurred_at
-  where e.type = 'exchange_to_wallet' and ${where}`;
+  where e.type in ('exchange_to_wallet', 'exchange_buy') and ${where}`;
 }
 
 const INSERT_DEPOSITS = sql`insert into btc.deposits

@@ -2,7 +2,7 @@ import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../db/schema.js';
 import { writeInChunks } from '../../db/chunks.js';
 import type { DailyRates } from '../rates/service.js';
-import type { EventData, EventType, LedgerEvent, WalletState } from './events.js';
+import type { Currency, EventData, EventType, LedgerEvent, ReceiveKind, WalletState } from './events.js';
 import type { EventJson } from './schemas.js';
 import type { EventsTable, WalletsTable } from './tables.js';
 
@@ -28,6 +28,7 @@ const EVENT_COLUMNS = [
   'fee_sats',
   'amount',
   'currency',
+  'kind',
 ] as const;
 
 // ── wallets ────────────────────────────────────────────────────────────────
@@ -117,6 +118,7 @@ export function eventJson(row: EventRow): EventJson {
     const v = row[k];
     if (v !== null) out[k] = v;
   }
+  if (row.kind !== null) out.kind = row.kind;
   if (row.currency !== null) out.currency = row.currency;
   if (row.amount !== null) out.amount = row.amount;
   return out;
@@ -125,15 +127,48 @@ export function eventJson(row: EventRow): EventJson {
 /** A stored row back as the typed event; the CHECK constraint guarantees each type's columns. */
 export function toEvent(row: EventRow): LedgerEvent {
   const { id, occurred_at } = row;
-  if (row.type === 'bank_to_exchange')
-    return {
-      id,
-      occurred_at,
-      type: row.type,
-      wallet: row.wallet!,
-      amount: row.amount!,
-      currency: row.currency!,
-    };
+  const fiat = row.amount === null ? {} : { amount: row.amount, currency: row.currency! };
+  switch (row.type) {
+    case 'bank_to_exchange':
+      return {
+        id,
+        occurred_at,
+        type: row.type,
+        wallet: row.wallet!,
+        amount: row.amount!,
+        currency: row.currency!,
+      };
+    case 'exchange_buy':
+    case 'exchange_sell':
+      return {
+        id,
+        occurred_at,
+        type: row.type,
+        wallet: row.wallet!,
+        sats: row.sats!,
+        ...fiat,
+      } as LedgerEvent;
+    case 'spend':
+      return {
+        id,
+        occurred_at,
+        type: row.type,
+        from_wallet: row.from_wallet!,
+        sats: row.sats!,
+        fee_sats: row.fee_sats!,
+        ...fiat,
+      };
+    case 'receive':
+      return {
+        id,
+        occurred_at,
+        type: row.type,
+        to_wallet: row.to_wallet!,
+        sats: row.sats!,
+        kind: row.kind!,
+        ...fiat,
+      };
+  }
   const transfer = {
     id,
     occurred_at,
@@ -151,17 +186,20 @@ export function getEvent(db: Db, id: number, forUpdate = false): Promise<EventRo
   return (forUpdate ? q.forUpdate() : q).executeTakeFirst();
 }
 
+/** The event's row: the columns of its type, the others null. */
 function columns(e: EventData) {
+  const get = <K extends string>(k: K) => (k in e ? (e as unknown as Record<K, never>)[k] : null);
   return {
     type: e.type,
     occurred_at: e.occurred_at,
-    wallet: e.type === 'bank_to_exchange' ? e.wallet : null,
-    from_wallet: e.type === 'bank_to_exchange' ? null : e.from_wallet,
-    to_wallet: e.type === 'bank_to_exchange' ? null : e.to_wallet,
-    sats: e.type === 'bank_to_exchange' ? null : e.sats,
-    fee_sats: e.type === 'bank_to_exchange' ? null : e.fee_sats,
-    amount: e.type === 'wallet_to_wallet' ? null : e.amount,
-    currency: e.type === 'wallet_to_wallet' ? null : e.currency,
+    wallet: get('wallet') as number | null,
+    from_wallet: get('from_wallet') as number | null,
+    to_wallet: get('to_wallet') as number | null,
+    sats: get('sats') as number | null,
+    fee_sats: get('fee_sats') as number | null,
+    amount: (get('amount') as string | null) ?? null,
+    currency: (get('currency') as Currency | null) ?? null,
+    kind: get('kind') as ReceiveKind | null,
   };
 }
 

@@ -11,7 +11,15 @@ import {
   Text,
 } from '../../http/types.js';
 import { WatchFace, WatchInput } from '../chain/schemas.js';
-import { CURRENCIES, EVENT_FIELDS, EVENT_TYPES, type EventType } from './events.js';
+import {
+  CURRENCIES,
+  EVENT_FIELDS,
+  EVENT_OPTIONAL,
+  EVENT_TYPES,
+  RECEIVE_KINDS,
+  type EventType,
+} from './events.js';
+import { EXAMPLES } from './examples.js';
 
 const WalletType = Type.Union([Type.Literal('exchange'), Type.Literal('wallet')]);
 const Id = Type.Integer({ minimum: 1, maximum: 2 ** 53 - 1 });
@@ -77,6 +85,10 @@ const EventFields = {
   fee_sats: Type.Integer({ minimum: 0, maximum: 2.1e15 }),
   amount: Amount('the fiat amount in `currency`'),
   currency: Type.Union(CURRENCIES.map((c) => Type.Literal(c))),
+  kind: Type.Union(
+    RECEIVE_KINDS.map((k) => Type.Literal(k)),
+    { description: 'what sats from outside are: income (pay, staking), a gift, or unknown' },
+  ),
 };
 
 /**
@@ -93,54 +105,25 @@ export const EventEnvelope = Type.Object(
   { additionalProperties: false },
 );
 
-const EXAMPLES: Record<EventType, { summary: string; value: Record<string, unknown> }> = {
-  bank_to_exchange: {
-    summary: 'money from the bank arrives on an exchange',
-    value: {
-      type: 'bank_to_exchange',
-      occurred_at: '2025-01-15',
-      wallet: 1,
-      amount: '500.00',
-      currency: 'EUR',
-    },
-  },
-  exchange_to_wallet: {
-    summary: 'sats bought on an exchange go to a wallet, with what they cost',
-    value: {
-      type: 'exchange_to_wallet',
-      occurred_at: '2025-01-16',
-      from_wallet: 1,
-      to_wallet: 4,
-      sats: 100_000,
-      fee_sats: 1_000,
-      amount: '85.50',
-      currency: 'EUR',
-    },
-  },
-  wallet_to_wallet: {
-    summary: 'sats move from one wallet to another, less the network fee',
-    value: {
-      type: 'wallet_to_wallet',
-      occurred_at: '2025-01-17',
-      from_wallet: 4,
-      to_wallet: 5,
-      sats: 50_000,
-      fee_sats: 500,
-    },
-  },
-};
-
-/** One event type's body: `type`, `occurred_at` and the fields of that type, every one required. */
+/**
+ * One event type's body: `type`, `occurred_at` and the fields of that type, required but for
+ * those it may leave out together (a spend's or a receive's amount and currency).
+ */
 function bodyOf(type: EventType) {
-  const fields = EVENT_FIELDS[type];
+  const field = (f: string) => EventFields[f as keyof typeof EventFields];
+  const optional = EVENT_OPTIONAL[type];
   return Type.Object(
     {
       type: Type.Literal(type),
       occurred_at: Day,
-      ...Object.fromEntries(fields.map((f) => [f, EventFields[f as keyof typeof EventFields]])),
+      ...Object.fromEntries(EVENT_FIELDS[type].map((f) => [f, field(f)])),
+      ...Object.fromEntries(optional.map((f) => [f, Type.Optional(field(f))])),
     },
     {
       additionalProperties: false,
+      ...(optional.length > 0 && {
+        dependentRequired: Object.fromEntries(optional.map((f) => [f, optional.filter((o) => o !== f)])),
+      }),
       title: type,
       description: EXAMPLES[type].summary,
       examples: [EXAMPLES[type].value],
@@ -170,6 +153,7 @@ export const Event = Type.Object({
   fee_sats: Type.Optional(Type.Integer()),
   amount: Type.Optional(Money),
   currency: Type.Optional(Type.String()),
+  kind: Type.Optional(Type.String({ description: 'a receive’s: income, gift or unknown' })),
 });
 
 export type EventJson = Static<typeof Event>;

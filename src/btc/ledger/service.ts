@@ -61,7 +61,11 @@ export function movedByAll(events: readonly EventData[]): Set<number> {
 }
 
 const readTableOf = (e: EventData) =>
-  e.type === 'bank_to_exchange' ? 'deposits' : e.type === 'exchange_to_wallet' ? 'buys' : null;
+  e.type === 'bank_to_exchange'
+    ? 'deposits'
+    : e.type === 'exchange_to_wallet' || e.type === 'exchange_buy'
+      ? 'buys'
+      : null;
 
 /**
  * The one write path of the ledger, for one change or many, in the caller's transaction with the
@@ -184,7 +188,7 @@ export class LedgerService {
   /** Fetches before any transaction opens: the rates provider may be slow or down. */
   private async ensureRates(event: EventData, signal?: AbortSignal): Promise<void> {
     const date = event.occurred_at;
-    if (event.type === 'wallet_to_wallet' || this.ratesStored.has(date)) return;
+    if (!('amount' in event) || event.amount === undefined || this.ratesStored.has(date)) return;
     const { db, shutdown } = this.deps;
     if (!(await repo.hasRates(db, date))) {
       const found = await this.deps.rates.forDate(

@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { EventType, ReceiveKind } from './events.js';
 
 export interface WalletsTable {
   id: Generated<number>;
@@ -11,7 +12,7 @@ export interface WalletsTable {
 
 export interface EventsTable {
   id: Generated<number>;
-  type: 'bank_to_exchange' | 'exchange_to_wallet' | 'wallet_to_wallet';
+  type: EventType;
   occurred_at: string;
   wallet: number | null;
   from_wallet: number | null;
@@ -20,6 +21,8 @@ export interface EventsTable {
   fee_sats: number | null;
   amount: string | null;
   currency: 'EUR' | 'DKK' | 'USD' | null;
+  /** A receive's: income, gift or unknown (migration 0250). */
+  kind: ReceiveKind | null;
 }
 
 /** The view of how each event moves sats, per wallet (migration 0180): the ledger's one rule of moves. */

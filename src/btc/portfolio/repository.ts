@@ -52,7 +52,7 @@ export async function totals(db: Db, at?: string): Promise<Totals> {
     with b as (
       select occurred_at, currency, sum(amount) as amount, sum(sats) as sats
       from btc.events
-      where type = 'exchange_to_wallet' ${upTo}
+      where type in ('exchange_to_wallet', 'exchange_buy') ${upTo}
       group by occurred_at, currency
     )
     select

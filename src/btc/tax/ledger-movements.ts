@@ -9,8 +9,12 @@ export interface TaxEventRow {
   /** The event's date (the ledger keeps Danish dates). */
   occurred_at: string;
   type: string;
+  /** A receive's: income, gift or unknown. */
+  kind: string | null;
   sats: number | null;
   fee_sats: number | null;
+  /** Whether the event carries an amount (a spend's and a receive's may not). */
+  has_amount: boolean;
   /** `amount` in DKK at the ledger's stored rates of the event's day; null without them. */
   amount_dkk: string | null;
   from_owner: Owner | null;
@@ -80,6 +84,47 @@ export function movementOf(e: TaxEventRow, spouses: Spouses): Movement | null {
             fee_value_dkk: fee_sats > 0 ? valued(e.fee_value_dkk, 'price') : null,
           }
         : { ...move, succession: false, value_dkk: valued(e.sats_value_dkk, 'price') };
+    }
+    case 'exchange_buy':
+      return {
+        kind: 'acquisition',
+        ...at,
+        owner: e.from_owner!,
+        sats: e.sats!,
+        cost_dkk: valued(e.amount_dkk, 'rates'),
+      };
+    case 'exchange_sell':
+      return {
+        kind: 'disposal',
+        ...at,
+        owner: e.from_owner!,
+        type: 'sale',
+        sats: e.sats!,
+        fee_sats: 0,
+        proceeds_dkk: valued(e.amount_dkk, 'rates'),
+      };
+    case 'spend':
+      return {
+        kind: 'disposal',
+        ...at,
+        owner: e.from_owner!,
+        type: 'spend',
+        sats: e.sats!,
+        fee_sats: e.fee_sats!,
+        proceeds_dkk: e.has_amount ? valued(e.amount_dkk, 'rates') : valued(e.sats_value_dkk, 'price'),
+      };
+    case 'receive': {
+      const given = e.has_amount ? valued(e.amount_dkk, 'rates') : null;
+      if (e.kind === 'income')
+        return {
+          kind: 'income',
+          ...at,
+          owner: e.to_owner!,
+          sats: e.sats!,
+          value_dkk: given ?? valued(e.sats_value_dkk, 'price'),
+        };
+      // A gift or an unknown arrival: a lot whose cost stays unknown until one is given.
+      return { kind: 'acquisition', ...at, owner: e.to_owner!, sats: e.sats!, cost_dkk: given };
     }
     default:
       throw new Error(`tax: event ${e.id} is of a type the tax feature has no movement for: ${e.type}`);

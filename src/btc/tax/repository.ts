@@ -38,7 +38,8 @@ export async function taxEvents(
     ? sql`coalesce(p.btc_dkk, case when e.occurred_at = ${provisional.day}::date then ${provisional.btc_dkk}::numeric end)`
     : sql`p.btc_dkk`;
   const r = await sql<TaxEventRow>`
-    select e.id, to_char(e.occurred_at, 'YYYY-MM-DD') as occurred_at, e.type, e.sats, e.fee_sats,
+    select e.id, to_char(e.occurred_at, 'YYYY-MM-DD') as occurred_at, e.type, e.kind, e.sats, e.fee_sats,
+      e.amount is not null as has_amount,
       case e.currency when 'DKK' then e.amount when 'EUR' then e.amount * r.eur_dkk
         when 'USD' then e.amount * r.usd_dkk end as amount_dkk,
       f.owner as from_owner, t.owner as to_owner,
@@ -46,9 +47,10 @@ export async function taxEvents(
       e.fee_sats * ${price} * ${PER_SAT} as fee_value_dkk
     from btc.events e
     left join btc.ledger_rates r on r.date = e.occurred_at and e.amount is not null
-    left join btc.wallets f on f.id = e.from_wallet
-    left join btc.wallets t on t.id = e.to_wallet
-    left join btc.tax_day_prices p on p.date = e.occurred_at and e.type = 'wallet_to_wallet'
+    left join btc.wallets f on f.id = coalesce(e.from_wallet, e.wallet)
+    left join btc.wallets t on t.id = coalesce(e.to_wallet, e.wallet)
+    left join btc.tax_day_prices p on p.date = e.occurred_at
+      and (e.type = 'wallet_to_wallet' or (e.type in ('spend', 'receive') and e.amount is null))
     where e.type <> 'bank_to_exchange' and e.occurred_at <= ${upTo}::date
     order by e.occurred_at, e.id`.execute(db);
   return r.rows;
@@ -56,15 +58,19 @@ export async function taxEvents(
 
 /**
  * Days up to `upTo` with an event valued at the day's BTC price (a move's fee, a move between
- * two owners) whose price is not stored yet.
+ * two owners, a spend or an income without an amount) whose price is not stored yet.
  */
 export async function daysNeedingPrice(db: Db, upTo: string): Promise<string[]> {
   const r = await sql<{ day: string }>`
     select distinct to_char(e.occurred_at, 'YYYY-MM-DD') as day
     from btc.events e
-    join btc.wallets f on f.id = e.from_wallet
-    join btc.wallets t on t.id = e.to_wallet
-    where e.type = 'wallet_to_wallet' and (e.fee_sats > 0 or f.owner <> t.owner)
+    left join btc.wallets f on f.id = e.from_wallet
+    left join btc.wallets t on t.id = e.to_wallet
+    where (
+        (e.type = 'wallet_to_wallet' and (e.fee_sats > 0 or f.owner <> t.owner))
+        or (e.type = 'spend' and e.amount is null)
+        or (e.type = 'receive' and e.kind = 'income' and e.amount is null)
+      )
       and e.occurred_at <= ${upTo}::date
       and not exists (select 1 from btc.tax_day_prices p where p.date = e.occurred_at)
     order by 1`.execute(db);
