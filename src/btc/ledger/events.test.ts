@@ -73,7 +73,7 @@ describe('parseEvent', () => {
 const day = '2026-06-01';
 
 describe('decide', () => {
-  it('applies SPEC’s effects: a buy adds to to_wallet, a transfer moves sats and burns the fee', () => {
+  it('applies each type's effect: a buy adds to to_wallet, a transfer moves sats and burns the fee', () => {
     expect(
       effects({
         type: 'exchange_to_wallet',
@@ -134,7 +134,7 @@ describe('decide', () => {
     });
   });
 
-  it('requires an exchange where SPEC says so, a wallet that exists, two different wallets', () => {
+  it('requires an exchange where the type names one, a wallet that exists, two different wallets', () => {
     const deposit = {
       type: 'bank_to_exchange' as const,
       occurred_at: day,

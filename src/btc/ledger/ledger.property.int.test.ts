@@ -9,7 +9,7 @@ import { balancesFromEvents } from './repository.js';
 
 /**
  * Random sequences of creates, replaces, deletes and idempotent replays through the HTTP API,
- * checked against a model that knows only SPEC's table of effects.
+ * checked against a model that knows only the table of effects in docs/ledger.md.
  */
 let t: TestApp;
 let exchanges: number[];
@@ -79,7 +79,7 @@ function resolve(body: Body): Body {
   return out;
 }
 
-/** SPEC's table of effects, written out again independently of events.ts. */
+/** The table of effects in docs/ledger.md, written out again independently of events.ts. */
 function modelBalances(events: Iterable<Body>): Map<number, number> {
   const b = new Map<number, number>(wallets.map((w) => [w, 0]));
   const add = (w: unknown, d: number) => b.set(w as number, (b.get(w as number) ?? 0) + d);
