@@ -73,7 +73,7 @@ describe('parseEvent', () => {
 const day = '2026-06-01';
 
 describe('decide', () => {
-  it('applies each type's effect: a buy adds to to_wallet, a transfer moves sats and burns the fee', () => {
+  it('applies each type’s effect: a buy adds to to_wallet, a transfer moves sats and burns the fee', () => {
     expect(
       effects({
         type: 'exchange_to_wallet',
