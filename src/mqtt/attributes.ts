@@ -59,26 +59,25 @@ export function spotDay(day: PricesDay | null): DayIntervals {
 
 /** Consumer prices incl. VAT, DKK/kWh, null where a charge is missing. */
 export function consumerDay(day: ConsumerPrices | null): DayIntervals {
-  if (!day) return NONE;
-  const minutes = day.resolution === 'quarter' ? 15 : 60;
-  const list = intervals(
-    day.items,
-    (i) => i.time_dk,
-    () => minutes,
-    (i) => (i.total === null ? null : new Big(i.total)),
-  );
-  return { intervals: list, complete: day.complete && list.length > 0 };
+  return day ? resolvedDay(day, (i) => (i.total === null ? null : new Big(i.total))) : NONE;
 }
 
 /** CO₂ intensity, g/kWh, realized or forecast; intervals without all their values are absent. */
 export function co2Day(day: Co2Day | null): DayIntervals {
-  if (!day) return NONE;
+  return day ? resolvedDay(day, (i) => new Big(i.g_kwh)) : NONE;
+}
+
+/** A day whose intervals all have the day's resolution. */
+function resolvedDay<I extends { time_dk: string }>(
+  day: { resolution: string; complete: boolean; items: I[] },
+  value: (i: I) => Big | null,
+): DayIntervals {
   const minutes = day.resolution === 'quarter' ? 15 : 60;
   const list = intervals(
     day.items,
     (i) => i.time_dk,
     () => minutes,
-    (i) => new Big(i.g_kwh),
+    value,
   );
   return { intervals: list, complete: day.complete && list.length > 0 };
 }

@@ -38,3 +38,14 @@ export const downRates: RatesService = {
   },
   onChange: () => () => {},
 };
+
+/** The same rates on every day (EUR/DKK 7.5), for figures a test computes by hand. */
+export const flatRates: RatesService = {
+  latest: () => null,
+  forDate: async (date) => flatRate(date),
+  forDates: async (dates) => [...new Set(dates)].sort().map(flatRate),
+  onChange: () => () => {},
+};
+function flatRate(date: string): DailyRates {
+  return { date, rates_date: date, usd_eur: '0.9', usd_dkk: '6.75', eur_dkk: '7.5' };
+}

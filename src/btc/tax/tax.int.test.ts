@@ -1,19 +1,11 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { flatRates } from '../../../test/fakes/rates.js';
 import { startTestApp } from '../../../test/support/app.js';
 import { btc } from '../../../test/support/services.js';
-import type { DailyRates, RatesService } from '../rates/service.js';
 
 // EUR/DKK 7.5 on every day, so a day's BTC price in DKK is its candle's vwap × 7.5.
-const rates: RatesService = {
-  latest: () => null,
-  forDate: async (date) => at(date),
-  forDates: async (dates) => [...new Set(dates)].sort().map(at),
-  onChange: () => () => {},
-};
-function at(date: string): DailyRates {
-  return { date, rates_date: date, usd_eur: '0.9', usd_dkk: '6.75', eur_dkk: '7.5' };
-}
+const rates = flatRates;
 
 const TOKEN = 'tax-test-token-0123456789abcdef';
 const auth = { authorization: `Bearer ${TOKEN}` };
